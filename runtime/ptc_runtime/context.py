@@ -1,0 +1,120 @@
+"""The state of one run, reachable from builtins through a context variable.
+
+A `RunContext` holds what a run may touch: its step budget and deadline, its cancel
+token, captured output, the data and tools it was granted, and the user namespace.
+Builtins that need it (`println`, tool calls, `pmap`) call `current()`; the executor
+installs the context for the duration of the run (`contextvars`, so any thread works
+and parallel workers copy it).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ptc_runtime.errors import Aborted, LimitExceeded, PtcError
+
+DEFAULT_MAX_STEPS = 10_000_000
+DEFAULT_TIMEOUT_MS = 1_000
+DEFAULT_MAX_OUTPUT_BYTES = 1_000_000
+DEFAULT_PRINT_LINE_CHARS = 2_000
+#: Steps handed to generated code between checks of the budget, deadline and cancel token.
+FUEL_CHUNK = 1_000
+
+
+class CancelToken:
+    """Thread-safe cancellation flag; `cancel()` makes the run fail with kind `abort`."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+@dataclass
+class RunContext:
+    """Everything one run may read or write; never shared between runs."""
+
+    max_steps: int = DEFAULT_MAX_STEPS
+    deadline: float | None = None  # time.monotonic() value, None = no deadline
+    cancel: CancelToken | None = None
+    data: Mapping[Any, Any] = field(default_factory=dict)
+    tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    ns: dict[str, Any] = field(default_factory=dict)  # user namespace: name -> value
+    history: tuple[Any, Any, Any] = (None, None, None)
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
+    print_line_chars: int = DEFAULT_PRINT_LINE_CHARS
+    output: list[str] = field(default_factory=list)
+    output_bytes: int = 0
+    steps_used: int = 0
+    tool_calls: int = 0
+
+    def charge(self, steps: int) -> int:
+        """Account `steps` and check deadline and cancel; return the next fuel chunk."""
+        self.steps_used += steps
+        if self.steps_used > self.max_steps:
+            raise LimitExceeded(
+                "step_limit_exceeded",
+                f"step budget of {self.max_steps} steps exhausted",
+                kind="timeout",
+                hint="loops, for/doseq elements and function calls each cost one step",
+            )
+        self.check_time()
+        return min(FUEL_CHUNK, self.max_steps - self.steps_used + 1)
+
+    def check_time(self) -> None:
+        """Fail the run if its deadline passed or it was cancelled."""
+        if self.cancel is not None and self.cancel.cancelled:
+            raise Aborted("abort", "run cancelled")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise LimitExceeded("timeout", "execution exceeded its deadline", kind="timeout")
+
+    def emit(self, text: str) -> None:
+        """Append captured output, enforcing the total output budget."""
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if self.output_bytes + size > self.max_output_bytes:
+            raise LimitExceeded(
+                "output_limit",
+                f"output exceeded {self.max_output_bytes} bytes",
+                kind="output-limit",
+            )
+        self.output_bytes += size
+        self.output.append(text)
+
+
+_current: contextvars.ContextVar[RunContext] = contextvars.ContextVar("ptc_run_context")
+
+
+def current() -> RunContext:
+    """The context of the run executing on this thread."""
+    try:
+        return _current.get()
+    except LookupError:
+        raise PtcError("runtime_error", "no program is running") from None
+
+
+def install(ctx: RunContext) -> contextvars.Token[RunContext]:
+    """Make `ctx` current; pass the token to `uninstall` when the run ends."""
+    return _current.set(ctx)
+
+
+def uninstall(token: contextvars.Token[RunContext]) -> None:
+    _current.reset(token)
+
+
+def emit_line(text: str) -> None:
+    """`println`: capture one line (cut to the line cap, suffixed as target §7.6 says)."""
+    ctx = current()
+    cap = ctx.print_line_chars
+    if len(text) > cap:
+        text = f"{text[:cap]}... ({cap}/{len(text)} chars)"
+    ctx.emit(text + "\n")
