@@ -1,0 +1,145 @@
+"""Flexible key reads (target §4.6, decision 5).
+
+A read of key `k` in a map tries the exact key, then the other spelling (keyword `:k`
+<-> string `"k"`), then, when the name contains `-`, the name with `_` for every `-`
+(as keyword and as string). Writes use `find_key` to address the one logical key a
+read would find (see `collections.assoc`). The common case, a plain dict holding the
+exact keyword or string key, costs one type check and one dict lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from ptc_runtime.collections import EqKey, PMap, PSet, PVec, kind_name, to_key
+from ptc_runtime.errors import PtcError
+from ptc_runtime.values import Keyword
+
+
+class _NotFound:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_FOUND"
+
+
+#: Returned by `find_key` when no variant of the key is present.
+NOT_FOUND: Final = _NotFound()
+
+_interned = Keyword._table  # name -> Keyword; read-only here, so no keyword is minted
+
+
+def find_key(m: Mapping[object, object], k: object) -> object:
+    """The stored key of `m` that a flexible read of `k` finds, or `NOT_FOUND`."""
+    tk = type(k)
+    if tk is Keyword:
+        if k in m:
+            return k
+        name: str = k.name  # type: ignore[attr-defined]
+        if name in m:
+            return name
+        if "-" in name:
+            alt = name.replace("-", "_")
+            kw = _interned.get(alt)
+            if kw is not None and kw in m:
+                return kw
+            if alt in m:
+                return alt
+        return NOT_FOUND
+    if tk is str:
+        if k in m:
+            return k
+        kw = _interned.get(k)  # type: ignore[call-overload]
+        if kw is not None and kw in m:
+            return kw
+        if "-" in k:  # type: ignore[operator]
+            alt = k.replace("-", "_")  # type: ignore[attr-defined]
+            kw = _interned.get(alt)
+            if kw is not None and kw in m:
+                return kw
+            if alt in m:
+                return alt
+        return NOT_FOUND
+    sk = to_key(k)
+    return sk if sk in m else NOT_FOUND
+
+
+def _get_map(m: Mapping[object, object], k: object, default: object) -> object:
+    found = find_key(m, k)
+    if found is NOT_FOUND:
+        return default
+    return m[found]
+
+
+def get_flexible(m: object, k: object, default: object = None) -> object:
+    """`(get m k default)`: maps flexibly, vectors by index, sets by membership.
+
+    A vector key reads a literal vector key if the map has one, otherwise it is a path
+    (`(get m [:a :b])` is `(get-in m [:a :b])`). Other receivers give `default`.
+    """
+    tm = type(m)
+    if tm is dict or tm is PMap:
+        tk = type(k)
+        if tk is Keyword or tk is str:
+            v = m.get(k, NOT_FOUND)  # type: ignore[attr-defined]
+            if v is not NOT_FOUND:
+                return v
+            return _get_map(m, k, default)  # type: ignore[arg-type]
+        if tk is list or tk is PVec:
+            sk = EqKey(k)
+            if sk in m:  # type: ignore[operator]
+                return m[sk]  # type: ignore[index]
+            return get_in(m, k, default)
+        v = m.get(to_key(k), NOT_FOUND)  # type: ignore[attr-defined]
+        return default if v is NOT_FOUND else v
+    if tm is list or tm is PVec:
+        if type(k) is int and 0 <= k < len(m):  # type: ignore[arg-type]
+            return m[k]  # type: ignore[index]
+        return default
+    if m is None:
+        return default
+    if tm is PSet:
+        return m.m.get(to_key(k), default)  # type: ignore[attr-defined]
+    if tm is str:
+        if type(k) is int and 0 <= k < len(m):  # type: ignore[arg-type]
+            return m[k]  # type: ignore[index]
+        return default
+    return default
+
+
+def get_in(m: object, path: object, default: object = None, who: str = "get-in") -> object:
+    """`(get-in m path default)`: flexible reads level by level; default when a key is absent."""
+    tp = type(path)
+    if path is None:
+        return m
+    if tp is not list and tp is not PVec:
+        raise PtcError("type_error", f"{who}: path must be a vector, got {kind_name(path)}")
+    cur = m
+    for k in path:  # type: ignore[attr-defined]
+        cur = get_flexible(cur, k, NOT_FOUND)
+        if cur is NOT_FOUND:
+            return default
+    return cur
+
+
+def contains_key(m: object, k: object, who: str = "contains?") -> bool:
+    """`(contains? coll k)`: map key (flexible), set member, vector value, string index."""
+    tm = type(m)
+    if tm is dict or tm is PMap:
+        if type(k) is list or type(k) is PVec:
+            if EqKey(k) in m:  # type: ignore[operator]
+                return True
+            return get_in(m, k, NOT_FOUND) is not NOT_FOUND
+        return find_key(m, k) is not NOT_FOUND  # type: ignore[arg-type]
+    if tm is PSet:
+        return to_key(k) in m.m  # type: ignore[attr-defined]
+    if tm is list or tm is PVec:
+        from ptc_runtime.equality import eq
+
+        return any(eq(x, k) for x in m)  # type: ignore[attr-defined]
+    if m is None:
+        return False
+    if tm is str:
+        return type(k) is int and 0 <= k < len(m)  # type: ignore[arg-type]
+    raise PtcError("type_error", f"{who}: expected a collection, got {kind_name(m)}")
