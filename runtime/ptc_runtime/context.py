@@ -50,6 +50,7 @@ class RunContext:
     data: Mapping[Any, Any] = field(default_factory=dict)
     tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     ns: dict[str, Any] = field(default_factory=dict)  # user namespace: name -> value
+    nsc: dict[str, Any] = field(default_factory=dict)  # name -> what calling it calls
     history: tuple[Any, Any, Any] = (None, None, None)
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
     print_line_chars: int = DEFAULT_PRINT_LINE_CHARS
@@ -57,6 +58,17 @@ class RunContext:
     output_bytes: int = 0
     steps_used: int = 0
     tool_calls: int = 0
+    fuel_given: int = 0  # size of the last chunk handed to generated code
+
+    def first_fuel(self) -> int:
+        """The initial fuel chunk for a run's generated code."""
+        self.fuel_given = min(FUEL_CHUNK, self.max_steps)
+        return self.fuel_given
+
+    def refuel(self) -> int:
+        """Generated code spent its chunk (counted down past zero): account and refill."""
+        self.fuel_given = self.charge(self.fuel_given + 1)
+        return self.fuel_given
 
     def charge(self, steps: int) -> int:
         """Account `steps` and check deadline and cancel; return the next fuel chunk."""
@@ -69,7 +81,7 @@ class RunContext:
                 hint="loops, for/doseq elements and function calls each cost one step",
             )
         self.check_time()
-        return min(FUEL_CHUNK, self.max_steps - self.steps_used + 1)
+        return min(FUEL_CHUNK, self.max_steps - self.steps_used)
 
     def check_time(self) -> None:
         """Fail the run if its deadline passed or it was cancelled."""

@@ -1,0 +1,39 @@
+"""Lowering: IR program -> one `ast.Module` (then checked and compiled once).
+
+Entry: `lower(program) -> LoweredModule`. The module holds the hoisted constants
+and functions, then `def program(): ...` for the top-level forms. Lowering never
+raises `PtcError`: the analyzer has checked everything a program can get wrong.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ptc_compiler import ir
+from ptc_compiler.lower.ctx import Ctx
+from ptc_compiler.lower.emit import Emitter
+from ptc_runtime.builtins.registry import BuiltinSpec
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredModule:
+    """The generated module and the PTC names of its functions (for messages)."""
+
+    module: ast.Module
+    fn_names: Mapping[str, str]
+
+
+def lower(program: ir.Program, builtins: Mapping[str, BuiltinSpec] | None = None) -> LoweredModule:
+    """Lower an analyzed program to a Python module defining `program()`."""
+    if builtins is None:
+        from ptc_runtime.builtins import BUILTINS
+
+        builtins = BUILTINS
+    cx = Ctx()
+    emitter = Emitter(builtins, cx)
+    main = emitter.program(program.body)
+    module = ast.Module(body=[*cx.hoisted, main], type_ignores=[])
+    ast.fix_missing_locations(module)
+    return LoweredModule(module, dict(cx.fn_names))

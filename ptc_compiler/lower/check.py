@@ -1,0 +1,89 @@
+"""The last gate before `compile()`: generated code must stay inside a tiny Python subset.
+
+Two independent checks, both on every freshly lowered module:
+
+* an allow-list of AST node types and of name shapes (no attribute access, no
+  imports, no name starting with `_`, every name in one of our prefixed spaces,
+  subscripts only on the user-namespace tables with a constant key);
+* RestrictedPython's policy (`compile_restricted` on a copy of the tree).
+
+A failure here is a compiler bug, never the program's fault: it raises
+`GeneratedCodeRejected`, which the API reports as an internal error.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import re
+
+from ptc_compiler.lower.ctx import FUEL, NS, NSC
+
+ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset(
+    {
+        ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
+        ast.AugAssign, ast.If, ast.While, ast.For, ast.Break, ast.Continue, ast.Expr,
+        ast.Global, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Dict, ast.List,
+        ast.Tuple, ast.Compare, ast.Call, ast.Constant, ast.Name, ast.Subscript,
+        ast.Load, ast.Store, ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.USub,
+        ast.Not, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot,
+        ast.In,
+    }
+)
+
+NAME_SHAPE = re.compile(
+    r"(v\d+_[A-Za-z0-9_]*|t\d+|k\d+|mk\d+|f\d+_[A-Za-z0-9_]*|rt_[a-z0-9_]+|b_[A-Za-z0-9_]+|program)\Z"
+)
+SPECIAL_NAMES = frozenset({FUEL, NS, NSC})
+
+
+class GeneratedCodeRejected(Exception):
+    """The lowering produced code outside the allowed subset (a compiler bug)."""
+
+
+def check_module(module: ast.Module, *, restricted: bool = True) -> None:
+    """Raise `GeneratedCodeRejected` unless `module` is inside the allowed subset."""
+    for node in ast.walk(module):
+        kind = type(node)
+        if kind not in ALLOWED_NODES:
+            raise GeneratedCodeRejected(f"node type {kind.__name__} is not allowed")
+        if kind is ast.Name:
+            _check_name(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.FunctionDef:
+            _check_name(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.arg:
+            _check_name(node.arg)  # type: ignore[attr-defined]
+        elif kind is ast.Global:
+            if node.names != [FUEL]:  # type: ignore[attr-defined]
+                raise GeneratedCodeRejected("only FUEL may be declared global")
+        elif kind is ast.Subscript:
+            target = node.value  # type: ignore[attr-defined]
+            key = node.slice  # type: ignore[attr-defined]
+            if not (
+                isinstance(target, ast.Name)
+                and target.id in (NS, NSC)
+                and isinstance(key, ast.Constant)
+                and type(key.value) is str
+            ):
+                raise GeneratedCodeRejected("subscript outside the user namespace tables")
+        elif kind is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+            if value is not None and type(value) not in (bool, int, float, str):
+                raise GeneratedCodeRejected("constant of a disallowed type")
+    if restricted:
+        _restricted_policy(module)
+
+
+def _check_name(name: str) -> None:
+    if name in SPECIAL_NAMES:
+        return
+    if name.startswith("_") or not NAME_SHAPE.match(name):
+        raise GeneratedCodeRejected(f"name outside the generated namespaces: {name[:40]}")
+
+
+def _restricted_policy(module: ast.Module) -> None:
+    from RestrictedPython import compile_restricted_exec
+
+    result = compile_restricted_exec(copy.deepcopy(module), filename="<ptc-check>")
+    if result.errors:
+        raise GeneratedCodeRejected("RestrictedPython policy: " + "; ".join(result.errors)[:300])

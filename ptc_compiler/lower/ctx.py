@@ -1,0 +1,118 @@
+"""Shared state of one lowering run, and small AST-building helpers.
+
+`Lowered` is the result of lowering an expression: statements that must run
+first, then the expression that yields its value (PTC-Lisp is expression-only,
+Python is not). `Ctx` hands out fresh names and collects the module-level
+definitions (constants and functions) that lowering hoists.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ptc_compiler.forms import NO_SPAN, Span
+
+FUEL = "FUEL"
+NS = "NS"
+NSC = "NSC"
+
+
+@dataclass(frozen=True, slots=True)
+class Lowered:
+    """Statements to run first, then the value's expression."""
+
+    stmts: tuple[ast.stmt, ...]
+    expr: ast.expr
+
+
+@dataclass(slots=True)
+class LoopTarget:
+    """Where a `Recur` jumps: the Python names it rebinds."""
+
+    idents: tuple[str, ...]
+
+
+@dataclass
+class Ctx:
+    """Fresh names, hoisted definitions and the lexical facts lowering tracks."""
+
+    hoisted: list[ast.stmt] = field(default_factory=list)
+    consts: dict[tuple[str, str], str] = field(default_factory=dict)
+    fn_names: dict[str, str] = field(default_factory=dict)  # python name -> PTC name
+    counter: int = 0
+    recur: LoopTarget | None = None
+    numeric: frozenset[str] = frozenset()  # locals known to hold numbers
+    fn_locals: dict[str, str] = field(default_factory=dict)  # local ident -> python fn name
+    span: Span = NO_SPAN
+
+    def fresh(self, prefix: str = "t") -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def const(self, helper: str, arg: str) -> str:
+        """A module-level constant `kN = rt_<helper>(arg)`, made once per (helper, arg)."""
+        key = (helper, arg)
+        name = self.consts.get(key)
+        if name is None:
+            name = self.fresh("k")
+            self.consts[key] = name
+            self.hoisted.append(
+                ast.Assign(
+                    targets=[store(name)],
+                    value=call(load("rt_" + helper), [ast.Constant(arg)]),
+                )
+            )
+        return name
+
+
+def load(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Load())
+
+
+def store(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Store())
+
+
+def call(fn: ast.expr, args: list[ast.expr]) -> ast.Call:
+    return ast.Call(func=fn, args=args, keywords=[])
+
+
+def helper(name: str, *args: ast.expr) -> ast.Call:
+    """A call of runtime helper `rt_<name>`."""
+    return call(load("rt_" + name), list(args))
+
+
+def assign(name: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign(targets=[store(name)], value=value)
+
+
+NONE = ast.Constant(None)
+
+
+def is_trivial(expr: ast.expr) -> bool:
+    """True for expressions that are safe to evaluate later or twice (no effects, cheap)."""
+    return isinstance(expr, ast.Constant | ast.Name)
+
+
+def at(span: Span, node: ast.AST) -> ast.AST:
+    """Stamp the Lisp position on `node` (so failures map back to line:column)."""
+    if span.line > 0:
+        node.lineno = span.line  # type: ignore[attr-defined]
+        node.col_offset = max(span.col - 1, 0)  # type: ignore[attr-defined]
+        node.end_lineno = max(span.end_line, span.line)  # type: ignore[attr-defined]
+        end_col = span.end_col - 1 if span.end_line > span.line else max(span.end_col - 1, span.col - 1)
+        node.end_col_offset = max(end_col, 0)  # type: ignore[attr-defined]
+    return node
+
+
+def fuel_check() -> list[ast.stmt]:
+    """`FUEL -= 1; if FUEL < 0: FUEL = rt_refuel()` — one step of the budget (decision 1)."""
+    return [
+        ast.AugAssign(target=store(FUEL), op=ast.Sub(), value=ast.Constant(1)),
+        ast.If(
+            test=ast.Compare(left=load(FUEL), ops=[ast.Lt()], comparators=[ast.Constant(0)]),
+            body=[assign(FUEL, helper("refuel"))],
+            orelse=[],
+        ),
+    ]

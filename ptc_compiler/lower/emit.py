@@ -1,0 +1,644 @@
+"""IR -> Python AST, one function per node kind.
+
+Expressions lower to `Lowered(stmts, expr)`. Nodes in tail position (the body of
+a `fn`, a `loop` or the program) lower to statements that hand their value to a
+`Sink`: `return v`, or `t = v; break` out of a loop. `recur` in tail position
+becomes a tuple assignment of the loop names, one step of fuel and `continue`, so
+loops are real `while` loops, never a trampoline.
+
+Every `fn` is hoisted to module level: a plain `def` when it captures nothing,
+otherwise a factory `mkN(captured...)` that returns the inner `def`, so a closure
+captures the *values* its free locals had when it was made (a `fn` made in a loop
+sees that iteration's values).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from ptc_compiler import ir
+from ptc_compiler.lower import scan
+from ptc_compiler.lower.ctx import (
+    FUEL,
+    NONE,
+    NS,
+    NSC,
+    Ctx,
+    Lowered,
+    LoopTarget,
+    assign,
+    at,
+    call,
+    fuel_check,
+    helper,
+    is_trivial,
+    load,
+    store,
+)
+from ptc_runtime.builtins.registry import BuiltinSpec
+from ptc_runtime.values import Keyword, SymbolRef
+
+Sink = Callable[[ast.expr], list[ast.stmt]]
+
+
+def return_sink(expr: ast.expr) -> list[ast.stmt]:
+    return [ast.Return(value=expr)]
+
+
+def assign_sink(name: str, then_break: bool) -> Sink:
+    def sink(expr: ast.expr) -> list[ast.stmt]:
+        out: list[ast.stmt] = [assign(name, expr)]
+        if then_break:
+            out.append(ast.Break())
+        return out
+
+    return sink
+
+
+class Emitter:
+    """Lowers the nodes of one program; `builtins` names each builtin's global."""
+
+    def __init__(self, builtins: Mapping[str, BuiltinSpec], cx: Ctx) -> None:
+        self.builtins = builtins
+        self.cx = cx
+        self.module_fns: set[str] = set()  # python names of fns defined at module level
+
+    # ------------------------------------------------------------------ expressions
+
+    def expr(self, node: ir.Node) -> Lowered:
+        """Lower `node` for its value."""
+        lowered = self._dispatch(node)
+        at(node.span, lowered.expr)
+        return lowered
+
+    def _dispatch(self, node: ir.Node) -> Lowered:
+        match node:
+            case ir.Const():
+                return Lowered((), self.const(node.value))
+            case ir.RegexLit(source=src):
+                return Lowered((), load(self.cx.const("regex", src)))
+            case ir.Local(ident=ident):
+                return Lowered((), load(self.cx.fn_locals.get(ident, ident)))
+            case ir.UserRef(name=name, lenient=lenient):
+                if lenient:
+                    return Lowered((), helper("uget_lenient", ast.Constant(name)))
+                return Lowered((), subscript(NS, name))
+            case ir.BuiltinRef(name=name):
+                return Lowered((), load(self.builtins[name].py_name))
+            case ir.DataRef(key=key):
+                return Lowered((), helper("data", ast.Constant(key)))
+            case ir.ToolRef(name=name):
+                return Lowered((), helper("toolfn", ast.Constant(name)))
+            case ir.HistoryRef(n=n):
+                return Lowered((), helper("history", ast.Constant(n)))
+            case ir.VectorLit(items=items):
+                stmts, exprs = self.many(items)
+                return Lowered(stmts, ast.List(elts=exprs, ctx=ast.Load()))
+            case ir.MapLit():
+                return self.map_lit(node)
+            case ir.SetLit(items=items):
+                stmts, exprs = self.many(items)
+                return Lowered(stmts, helper("set", *exprs))
+            case ir.Do(body=body):
+                return self.do(body)
+            case ir.If() | ir.Loop() | ir.For() | ir.Let():
+                return self.via_statements(node)
+            case ir.Recur():
+                raise AssertionError("recur outside tail position reached lowering")
+            case ir.Fn():
+                return self.fn(node)
+            case ir.Call():
+                return self.call(node)
+            case ir.RtCall(helper=name, args=args):
+                stmts, exprs = self.many(args)
+                return Lowered(stmts, helper(name, *exprs))
+            case ir.ToolCall(name=name, arg=arg):
+                if arg is None:
+                    return Lowered((), helper("tool", ast.Constant(name), NONE))
+                low = self.expr(arg)
+                return Lowered(low.stmts, helper("tool", ast.Constant(name), low.expr))
+            case ir.Def():
+                return self.def_(node)
+            case ir.And() | ir.Or():
+                return self.and_or(node)
+            case ir.Return(value=v):
+                low = self.expr(v)
+                return Lowered(low.stmts, helper("return_", low.expr))
+            case ir.Fail(value=v):
+                low = self.expr(v)
+                return Lowered(low.stmts, helper("fail", low.expr))
+        raise AssertionError(f"unknown IR node {type(node).__name__}")
+
+    def const(self, value: ir.ConstValue) -> ast.expr:
+        if isinstance(value, Keyword):
+            return load(self.cx.const("kw", value.name))
+        if isinstance(value, SymbolRef):
+            return load(self.cx.const("symref", value.name))
+        if isinstance(value, float) and not math.isfinite(value):
+            return load(self.cx.const("special_float", repr(value)))
+        return ast.Constant(value)
+
+    def many(self, nodes: Sequence[ir.Node]) -> tuple[tuple[ast.stmt, ...], list[ast.expr]]:
+        """Lower several operands keeping left-to-right evaluation order.
+
+        When a later operand needs statements, earlier non-trivial operands are first
+        saved in temporaries so they still run before it.
+        """
+        parts = [self.expr(n) for n in nodes]
+        last = max((i for i, p in enumerate(parts) if p.stmts), default=-1)
+        if last < 0:
+            return (), [p.expr for p in parts]
+        stmts: list[ast.stmt] = []
+        exprs: list[ast.expr] = []
+        for i, p in enumerate(parts):
+            stmts.extend(p.stmts)
+            if i < last and not is_trivial(p.expr):
+                t = self.cx.fresh()
+                stmts.append(assign(t, p.expr))
+                exprs.append(load(t))
+            else:
+                exprs.append(p.expr)
+        return tuple(stmts), exprs
+
+    def do(self, body: Sequence[ir.Node]) -> Lowered:
+        if not body:
+            return Lowered((), NONE)
+        stmts: list[ast.stmt] = []
+        for node in body[:-1]:
+            stmts.extend(self.effect(node))
+        last = self.expr(body[-1])
+        return Lowered((*stmts, *last.stmts), last.expr)
+
+    def effect(self, node: ir.Node) -> list[ast.stmt]:
+        """Statements evaluating `node` only for its effects."""
+        low = self.expr(node)
+        out = list(low.stmts)
+        if not is_trivial(low.expr):
+            out.append(at(node.span, ast.Expr(value=low.expr)))  # type: ignore[arg-type]
+        return out
+
+    def via_statements(self, node: ir.Node) -> Lowered:
+        """Lower a statement-shaped node in expression position through a temporary."""
+        if isinstance(node, ir.If):
+            fast = self.if_expr(node)
+            if fast is not None:
+                return fast
+        if isinstance(node, ir.Let):
+            return self.let_expr(node)
+        t = self.cx.fresh()
+        saved = self.cx.recur
+        self.cx.recur = None
+        try:
+            stmts = self.tail(node, assign_sink(t, then_break=False))
+        finally:
+            self.cx.recur = saved
+        return Lowered(tuple(stmts), load(t))
+
+    def if_expr(self, node: ir.If) -> Lowered | None:
+        test = self.expr(node.test)
+        then = self.expr(node.then)
+        else_ = self.expr(node.else_)
+        if then.stmts or else_.stmts:
+            return None
+        cond_stmts, cond = self.truthy(node.test, test)
+        return Lowered(cond_stmts, ast.IfExp(test=cond, body=then.expr, orelse=else_.expr))
+
+    def let_expr(self, node: ir.Let) -> Lowered:
+        stmts: list[ast.stmt] = []
+        saved = self.cx.numeric
+        try:
+            for ident, value in node.bindings:
+                low = self.expr(value)
+                stmts.extend(low.stmts)
+                stmts.append(at(value.span, assign(ident, low.expr)))  # type: ignore[arg-type]
+                if scan.is_numeric(value, self.cx.numeric):
+                    self.cx.numeric = self.cx.numeric | {ident}
+            body = self.expr(node.body)
+        finally:
+            self.cx.numeric = saved
+        return Lowered((*stmts, *body.stmts), body.expr)
+
+    def truthy(self, node: ir.Node, low: Lowered) -> tuple[tuple[ast.stmt, ...], ast.expr]:
+        """Clojure truthiness of a lowered test: `x is not None and x is not False`."""
+        if scan.is_boolean(node):
+            return low.stmts, low.expr
+        if isinstance(low.expr, ast.Name):
+            return low.stmts, not_nil_or_false(low.expr.id)
+        t = self.cx.fresh()
+        return (*low.stmts, assign(t, low.expr)), not_nil_or_false(t)
+
+    def map_lit(self, node: ir.MapLit) -> Lowered:
+        keys = [k for k, _ in node.pairs]
+        flat: list[ir.Node] = []
+        for k, v in node.pairs:
+            flat.append(k)
+            flat.append(v)
+        stmts, exprs = self.many(flat)
+        if all(simple_key(k) for k in keys):
+            return Lowered(stmts, ast.Dict(keys=list(exprs[0::2]), values=list(exprs[1::2])))
+        return Lowered(stmts, helper("map", *exprs))
+
+    def and_or(self, node: ir.And | ir.Or) -> Lowered:
+        items = node.items
+        is_and = isinstance(node, ir.And)
+        if not items:
+            return Lowered((), ast.Constant(True if is_and else None))
+        if len(items) == 1:
+            return self.expr(items[0])
+        parts = [self.expr(i) for i in items]
+        if all(scan.is_boolean(i) for i in items) and not any(p.stmts for p in parts):
+            op: ast.boolop = ast.And() if is_and else ast.Or()
+            return Lowered((), ast.BoolOp(op=op, values=[p.expr for p in parts]))
+        t = self.cx.fresh()
+        rest: list[ast.stmt] = []
+        for item, part in zip(reversed(items), reversed(parts), strict=True):
+            step: list[ast.stmt] = [*part.stmts, assign(t, part.expr)]
+            if rest:
+                test: ast.expr = not_nil_or_false(t) if is_and else nil_or_false(t)
+                if scan.is_boolean(item):
+                    test = load(t) if is_and else ast.UnaryOp(op=ast.Not(), operand=load(t))
+                step.append(ast.If(test=test, body=rest, orelse=[]))
+            rest = step
+        return Lowered(tuple(rest), load(t))
+
+    def def_(self, node: ir.Def) -> Lowered:
+        low = self.expr(node.value)
+        value = helper("def", ast.Constant(node.name), low.expr)
+        if not node.once:
+            return Lowered(low.stmts, value)
+        t = self.cx.fresh()
+        defined = ast.Compare(left=ast.Constant(node.name), ops=[ast.In()], comparators=[load(NS)])
+        stmt = ast.If(
+            test=defined,
+            body=[assign(t, helper("var", ast.Constant(node.name)))],
+            orelse=[*low.stmts, assign(t, value)],
+        )
+        return Lowered((stmt,), load(t))
+
+    # ------------------------------------------------------------------ calls
+
+    def call(self, node: ir.Call) -> Lowered:
+        fn = node.fn
+        if isinstance(fn, ir.Const) and isinstance(fn.value, Keyword) and 1 <= len(node.args) <= 2:
+            stmts, exprs = self.many(node.args)
+            return Lowered(stmts, helper("kget", exprs[0], self.const(fn.value), *exprs[1:]))
+        if isinstance(fn, ir.BuiltinRef):
+            stmts, exprs = self.many(node.args)
+            inline = self.inline(fn.name, node.args, exprs)
+            if inline is not None:
+                return Lowered(stmts, inline)
+            return Lowered(stmts, call(load(self.builtins[fn.name].py_name), exprs))
+        if isinstance(fn, ir.Local) and fn.ident in self.cx.fn_locals:
+            stmts, exprs = self.many(node.args)
+            return Lowered(stmts, call(load(self.cx.fn_locals[fn.ident]), exprs))
+        if isinstance(fn, ir.UserRef) and not fn.lenient:
+            stmts, exprs = self.many(node.args)
+            return Lowered(stmts, call(subscript(NSC, fn.name), exprs))
+        stmts, exprs = self.many((fn, *node.args))
+        return Lowered(stmts, helper("call", *exprs))
+
+    def inline(self, name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
+        """A Python operator with exactly the builtin's semantics, or None."""
+        n = len(exprs)
+        if name in ("=", "==", "not=") and n == 2:
+            return inline_equality(name, args, exprs)
+        numeric = self.cx.numeric
+        if not all(scan.is_numeric(a, numeric) for a in args):
+            return None
+        if name in ARITH and n >= 2:
+            return chain_binop(ARITH[name], exprs)
+        if name == "+" and n == 1 or name == "*" and n == 1:
+            return exprs[0]
+        if name == "-" and n == 1:
+            return ast.UnaryOp(op=ast.USub(), operand=exprs[0])
+        if name in ("inc", "dec") and n == 1:
+            op: ast.operator = ast.Add() if name == "inc" else ast.Sub()
+            return ast.BinOp(left=exprs[0], op=op, right=ast.Constant(1))
+        if name in COMPARE and n >= 2:
+            return ast.Compare(left=exprs[0], ops=[COMPARE[name]() for _ in exprs[1:]], comparators=exprs[1:])
+        if name in ("=", "==") and n >= 2:
+            return ast.Compare(left=exprs[0], ops=[ast.Eq() for _ in exprs[1:]], comparators=exprs[1:])
+        if name in SIGN and n == 1:
+            return ast.Compare(left=exprs[0], ops=[SIGN[name]()], comparators=[ast.Constant(0)])
+        return None
+
+    # ------------------------------------------------------------------ tail position
+
+    def tail(self, node: ir.Node, sink: Sink) -> list[ast.stmt]:
+        """Statements that evaluate `node` in tail position and hand its value to `sink`."""
+        match node:
+            case ir.If(test=test, then=then, else_=else_):
+                low = self.expr(test)
+                stmts, cond = self.truthy(test, low)
+                body = self.tail(then, sink)
+                orelse = self.tail(else_, sink)
+                return [*stmts, at(node.span, ast.If(test=cond, body=body, orelse=orelse))]  # type: ignore[list-item]
+            case ir.Do(body=body):
+                if not body:
+                    return sink(NONE)
+                out: list[ast.stmt] = []
+                for item in body[:-1]:
+                    out.extend(self.effect(item))
+                return out + self.tail(body[-1], sink)
+            case ir.Let(bindings=bindings, body=body):
+                out = []
+                saved = self.cx.numeric
+                try:
+                    for ident, value in bindings:
+                        low = self.expr(value)
+                        out.extend(low.stmts)
+                        out.append(at(value.span, assign(ident, low.expr)))  # type: ignore[arg-type]
+                        if scan.is_numeric(value, self.cx.numeric):
+                            self.cx.numeric = self.cx.numeric | {ident}
+                    return out + self.tail(body, sink)
+                finally:
+                    self.cx.numeric = saved
+            case ir.Recur(args=args):
+                return self.recur(node, args)
+            case ir.Loop():
+                return self.loop(node, sink)
+            case ir.For():
+                return self.for_(node, sink)
+            case ir.And() | ir.Or() if self.cx.recur is not None and node.items:
+                return self.and_or_tail(node, sink)
+            case _:
+                low = self.expr(node)
+                return [*low.stmts, *sink(low.expr)]
+
+    def and_or_tail(self, node: ir.And | ir.Or, sink: Sink) -> list[ast.stmt]:
+        """`and`/`or` in tail position, so a `recur` in the last operand stays a jump."""
+        *init, last = node.items
+        if not init:
+            return self.tail(last, sink)
+        t = self.cx.fresh()
+        is_and = isinstance(node, ir.And)
+        rest = self.tail(last, sink)
+        for item in reversed(init):
+            low = self.expr(item)
+            test = nil_or_false(t) if is_and else not_nil_or_false(t)
+            rest = [*low.stmts, assign(t, low.expr), ast.If(test=test, body=sink(load(t)), orelse=rest)]
+        return rest
+
+    def recur(self, node: ir.Recur, args: Sequence[ir.Node]) -> list[ast.stmt]:
+        target = self.cx.recur
+        if target is None:
+            raise AssertionError("recur without a target reached lowering")
+        stmts, exprs = self.many(args)
+        out = list(stmts)
+        if len(target.idents) == 1:
+            out.append(assign(target.idents[0], exprs[0]))
+        elif target.idents:
+            out.append(
+                ast.Assign(
+                    targets=[ast.Tuple(elts=[store(i) for i in target.idents], ctx=ast.Store())],
+                    value=ast.Tuple(elts=exprs, ctx=ast.Load()),
+                )
+            )
+        at(node.span, out[-1]) if out else None
+        return [*out, *fuel_check(), ast.Continue()]
+
+    def loop(self, node: ir.Loop, sink: Sink) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        saved_numeric, saved_recur = self.cx.numeric, self.cx.recur
+        try:
+            for ident, value in node.bindings:
+                low = self.expr(value)
+                out.extend(low.stmts)
+                out.append(at(value.span, assign(ident, low.expr)))  # type: ignore[arg-type]
+            self.cx.numeric = saved_numeric | scan.numeric_loop_bindings(node, saved_numeric)
+            self.cx.recur = LoopTarget(tuple(i for i, _ in node.bindings))
+            if sink is return_sink:
+                body = self.tail(node.body, sink)
+                out.append(ast.While(test=ast.Constant(True), body=body, orelse=[]))
+                return out
+            t = self.cx.fresh()
+            body = self.tail(node.body, assign_sink(t, then_break=True))
+            out.append(ast.While(test=ast.Constant(True), body=body, orelse=[]))
+        finally:
+            self.cx.numeric, self.cx.recur = saved_numeric, saved_recur
+        return out + sink(load(t))
+
+    def for_(self, node: ir.For, sink: Sink) -> list[ast.stmt]:
+        acc = self.cx.fresh()
+        saved = self.cx.recur
+        self.cx.recur = None
+        try:
+            body = self.for_clauses(node, 0, acc)
+        finally:
+            self.cx.recur = saved
+        init = [assign(acc, ast.List(elts=[], ctx=ast.Load()))] if node.collect else []
+        return [*init, *body, *sink(load(acc) if node.collect else NONE)]
+
+    def for_clauses(self, node: ir.For, i: int, acc: str) -> list[ast.stmt]:
+        if i == len(node.clauses):
+            if not node.collect:
+                return self.effect(node.body)
+            low = self.expr(node.body)
+            item = ast.List(elts=[low.expr], ctx=ast.Load())
+            return [*low.stmts, ast.AugAssign(target=store(acc), op=ast.Add(), value=item)]
+        clause = node.clauses[i]
+        rest = self.for_clauses(node, i + 1, acc)
+        match clause:
+            case ir.ForBind(ident=ident, coll=coll):
+                low = self.expr(coll)
+                loop = ast.For(
+                    target=store(ident),
+                    iter=helper("iter", low.expr),
+                    body=[*fuel_check(), *rest],
+                    orelse=[],
+                )
+                return [*low.stmts, at(clause.span, loop)]  # type: ignore[list-item]
+            case ir.ForWhen(test=test) | ir.ForWhile(test=test):
+                low = self.expr(test)
+                stmts, cond = self.truthy(test, low)
+                jump: ast.stmt = ast.Continue() if isinstance(clause, ir.ForWhen) else ast.Break()
+                negated = ast.UnaryOp(op=ast.Not(), operand=cond)
+                return [*stmts, ast.If(test=negated, body=[jump], orelse=[]), *rest]
+            case ir.ForLet(bindings=bindings):
+                out: list[ast.stmt] = []
+                for ident, value in bindings:
+                    v = self.expr(value)
+                    out.extend(v.stmts)
+                    out.append(assign(ident, v.expr))
+                return out + rest
+        raise AssertionError("unknown for clause")
+
+    # ------------------------------------------------------------------ functions
+
+    def fn(self, node: ir.Fn) -> Lowered:
+        """Hoist `node` to module level; the expression makes (or names) the function."""
+        cx = self.cx
+        label = node.name or "fn"
+        pyname = f"{cx.fresh('f')}_{sanitize(label)}"
+        cx.fn_names[pyname] = label
+        free_idents = scan.free_locals(node)
+        if node.self_name is not None:
+            free_idents.discard(node.self_name)
+        captured = sorted(cx.fn_locals.get(i, i) for i in free_idents)
+        captured = [c for c in captured if c not in self.module_fns]
+        saved_fn_locals = dict(cx.fn_locals)
+        saved_recur = cx.recur
+        if node.self_name is not None:
+            cx.fn_locals[node.self_name] = pyname
+        try:
+            defs = self.fn_defs(node, pyname)
+        finally:
+            cx.fn_locals = saved_fn_locals
+            cx.recur = saved_recur
+        if not captured:
+            self.module_fns.add(pyname)
+            cx.hoisted.extend(defs)
+            return Lowered((), load(pyname))
+        mk = cx.fresh("mk")
+        factory = ast.FunctionDef(
+            name=mk,
+            args=arguments([ast.arg(arg=c) for c in captured]),
+            body=[*defs, ast.Return(value=load(pyname))],
+            decorator_list=[],
+            returns=None,
+        )
+        cx.hoisted.append(at(node.span, factory))  # type: ignore[arg-type]
+        return Lowered((), call(load(mk), [load(c) for c in captured]))
+
+    def fn_defs(self, node: ir.Fn, pyname: str) -> list[ast.stmt]:
+        """The `def`s of all arities, then the multi-arity dispatcher if there are several."""
+        if len(node.arities) == 1:
+            return [self.arity_def(node.arities[0], pyname)]
+        defs: list[ast.stmt] = []
+        names: list[ast.expr] = []
+        for arity in node.arities:
+            suffix = f"{len(arity.params)}{'v' if arity.rest else ''}"
+            name = f"{pyname}_a{suffix}"
+            self.cx.fn_names[name] = self.cx.fn_names[pyname]
+            defs.append(self.arity_def(arity, name))
+            names.append(load(name))
+        label = ast.Constant(self.cx.fn_names[pyname])
+        defs.append(assign(pyname, helper("multi_arity", label, *names)))
+        return defs
+
+    def arity_def(self, arity: ir.FnArity, pyname: str) -> ast.stmt:
+        cx = self.cx
+        params = [ast.arg(arg=p) for p in arity.params]
+        vararg = ast.arg(arg=arity.rest) if arity.rest is not None else None
+        body: list[ast.stmt] = [ast.Global(names=[FUEL]), *fuel_check()]
+        if arity.rest is not None:
+            body.append(assign(arity.rest, helper("rest_args", load(arity.rest))))
+        saved_numeric = cx.numeric
+        try:
+            if any(True for _ in scan.tail_recurs(arity.body)):
+                idents = (*arity.params, *((arity.rest,) if arity.rest else ()))
+                cx.recur = LoopTarget(idents)
+                loop_body = self.tail(arity.body, return_sink)
+                body.append(ast.While(test=ast.Constant(True), body=loop_body, orelse=[]))
+            else:
+                cx.recur = None
+                body.extend(self.tail(arity.body, return_sink))
+        finally:
+            cx.numeric = saved_numeric
+        fdef = ast.FunctionDef(
+            name=pyname,
+            args=arguments(params, vararg),
+            body=body,
+            decorator_list=[],
+            returns=None,
+        )
+        return at(arity.span, fdef)  # type: ignore[return-value]
+
+    def program(self, body: ir.Node) -> ast.FunctionDef:
+        self.cx.recur = None
+        stmts = [ast.Global(names=[FUEL]), *self.tail(body, return_sink)]
+        return ast.FunctionDef(
+            name="program",
+            args=arguments([]),
+            body=stmts,
+            decorator_list=[],
+            returns=None,
+        )
+
+
+ARITH: dict[str, type[ast.operator]] = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
+COMPARE: dict[str, type[ast.cmpop]] = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
+SIGN: dict[str, type[ast.cmpop]] = {"zero?": ast.Eq, "pos?": ast.Gt, "neg?": ast.Lt}
+
+
+def chain_binop(op: type[ast.operator], exprs: list[ast.expr]) -> ast.expr:
+    out = exprs[0]
+    for e in exprs[1:]:
+        out = ast.BinOp(left=out, op=op(), right=e)
+    return out
+
+
+def inline_equality(name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
+    """`(= x :k)` and friends: identity or string equality when one side is such a literal.
+
+    Safe because a keyword, nil or boolean equals only itself, and a string equals only
+    an equal string (a keyword's `__eq__` is identity, so it never equals a `str`).
+    """
+    for i in (0, 1):
+        a = args[i]
+        if isinstance(a, ir.Const) and (
+            a.value is None or type(a.value) is bool or isinstance(a.value, Keyword)
+        ):
+            op: ast.cmpop = ast.IsNot() if name == "not=" else ast.Is()
+            return ast.Compare(left=exprs[1 - i], ops=[op], comparators=[exprs[i]])
+        if isinstance(a, ir.Const) and type(a.value) is str:
+            op = ast.NotEq() if name == "not=" else ast.Eq()
+            return ast.Compare(left=exprs[1 - i], ops=[op], comparators=[exprs[i]])
+    return None
+
+
+def simple_key(node: ir.Node) -> bool:
+    """Literal keys a Python dict display stores exactly as PTC would."""
+    if not isinstance(node, ir.Const):
+        return False
+    v = node.value
+    if type(v) is float:
+        return math.isfinite(v)
+    return v is None or type(v) in (int, str) or isinstance(v, Keyword | SymbolRef)
+
+
+def not_nil_or_false(name: str) -> ast.expr:
+    return ast.BoolOp(
+        op=ast.And(),
+        values=[
+            ast.Compare(left=load(name), ops=[ast.IsNot()], comparators=[ast.Constant(None)]),
+            ast.Compare(left=load(name), ops=[ast.IsNot()], comparators=[ast.Constant(False)]),
+        ],
+    )
+
+
+def nil_or_false(name: str) -> ast.expr:
+    return ast.BoolOp(
+        op=ast.Or(),
+        values=[
+            ast.Compare(left=load(name), ops=[ast.Is()], comparators=[ast.Constant(None)]),
+            ast.Compare(left=load(name), ops=[ast.Is()], comparators=[ast.Constant(False)]),
+        ],
+    )
+
+
+def subscript(container: str, key: str) -> ast.expr:
+    return ast.Subscript(value=load(container), slice=ast.Constant(key), ctx=ast.Load())
+
+
+def arguments(params: list[ast.arg], vararg: ast.arg | None = None) -> ast.arguments:
+    return ast.arguments(
+        posonlyargs=[],
+        args=params,
+        vararg=vararg,
+        kwonlyargs=[],
+        kw_defaults=[],
+        kwarg=None,
+        defaults=[],
+    )
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9]+")
+
+
+def sanitize(name: str) -> str:
+    """Identifier-safe rendering of a PTC name (uniqueness comes from the prefix)."""
+    return _UNSAFE.sub("_", name).strip("_")[:40] or "fn"

@@ -1,0 +1,182 @@
+"""Run compiled code against a `RunContext` and turn every ending into an `Outcome`.
+
+The generated module is executed in a fresh globals dict holding only the runtime
+helpers, the builtins, the user-namespace tables and the fuel counter, with empty
+`__builtins__`. Failures are mapped back to Lisp line:column through the
+positions lowering stamped on the code (3.11 `co_positions`). Python exceptions
+that escape generated code are translated to typed, bounded program errors; any
+other exception is our bug, reported as an internal error with an incident id
+(the traceback goes to the host's log, never to the program or the model).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import CodeType, TracebackType
+from typing import Any, Literal
+
+from ptc_runtime import context
+from ptc_runtime.builtins import BUILTINS
+from ptc_runtime.errors import FailSignal, LimitExceeded, PtcError, ReturnSignal
+from ptc_runtime.rt import HELPERS
+
+log = logging.getLogger("ptc_runtime")
+
+GENERATED_FILENAME = "<ptc>"
+
+Status = Literal["value", "return", "fail", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a run ended: its value (value/return/fail) or its error."""
+
+    status: Status
+    value: object = None
+    error: PtcError | None = None
+
+
+_BASE_GLOBALS: dict[str, Any] | None = None
+_BUILTIN_NAMES: dict[str, str] = {}
+
+
+def base_globals() -> dict[str, Any]:
+    """Helpers and builtins every run's globals start from (built once)."""
+    global _BASE_GLOBALS
+    if _BASE_GLOBALS is None:
+        g: dict[str, Any] = dict(HELPERS)
+        for spec in BUILTINS.values():
+            g[spec.py_name] = spec.fn
+            _BUILTIN_NAMES[spec.fn.__name__] = spec.name
+        _BASE_GLOBALS = g
+    return _BASE_GLOBALS
+
+
+def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]) -> Outcome:
+    """Execute a compiled program module in `ctx`; never raises for a program outcome."""
+    g = dict(base_globals())
+    g["__builtins__"] = {}
+    g["NS"] = ctx.ns
+    g["NSC"] = ctx.nsc
+    g["FUEL"] = ctx.first_fuel()
+    token = context.install(ctx)
+    try:
+        exec(code, g)
+        value = g["program"]()
+        return Outcome("value", value)
+    except ReturnSignal as signal:
+        return Outcome("return", signal.value)
+    except FailSignal as signal:
+        return Outcome("fail", signal.value)
+    except PtcError as err:
+        return Outcome("error", error=locate(err, err.__traceback__))
+    except RecursionError as exc:
+        err = LimitExceeded(
+            "recursion_limit",
+            "recursion too deep: the call depth budget was exhausted",
+            kind="timeout",
+            hint="use loop/recur or reduce instead of deep recursion",
+        )
+        return Outcome("error", error=locate(err, exc.__traceback__))
+    except MemoryError:
+        return Outcome("error", error=PtcError("memory_exceeded", "memory limit exceeded"))
+    except Exception as exc:  # translate Python-level failures raised from generated code
+        err = translate(exc, fn_names)
+        return Outcome("error", error=locate(err, exc.__traceback__))
+    finally:
+        context.uninstall(token)
+
+
+_TAKES = re.compile(r"^(\w+)\(\) takes (?:from \d+ to )?(\d+) positional arguments? but (\d+)")
+_MISSING = re.compile(r"^(\w+)\(\) missing (\d+) required positional argument")
+_NOT_CALLABLE = re.compile(r"^'(\w+)' object is not callable")
+_PY_KIND = {
+    "NoneType": "nil",
+    "int": "number",
+    "float": "number",
+    "bool": "boolean",
+    "str": "string",
+    "list": "vector",
+    "dict": "map",
+}
+
+
+def translate(exc: Exception, fn_names: Mapping[str, str]) -> PtcError:
+    """A typed program error for a Python exception, or an internal error (our bug)."""
+    in_program = _innermost_is_generated(exc.__traceback__)
+    text = str(exc)
+    if isinstance(exc, TypeError):
+        m = _TAKES.match(text) or _MISSING.match(text)
+        if m is not None:
+            return _arity_error(m.group(1), text, fn_names)
+        m = _NOT_CALLABLE.match(text)
+        if m is not None:
+            kind = _PY_KIND.get(m.group(1), "a value")
+            return PtcError("not_callable", f"not callable: {kind}")
+        return PtcError("type_error", "wrong type of argument")
+    if isinstance(exc, KeyError) and in_program:
+        name = exc.args[0] if exc.args and isinstance(exc.args[0], str) else "?"
+        return PtcError("unbound_var", f"undefined variable: {name}")
+    if isinstance(exc, ZeroDivisionError):
+        return PtcError("arithmetic_error", "division by zero")
+    if isinstance(exc, OverflowError):
+        return PtcError("arithmetic_error", "number out of range")
+    incident = uuid.uuid4().hex[:12]
+    log.error("internal error %s", incident, exc_info=exc)
+    return PtcError("internal_error", f"internal error (incident {incident})")
+
+
+def _arity_error(py_name: str, text: str, fn_names: Mapping[str, str]) -> PtcError:
+    got = re.search(r"but (\d+) (?:was|were) given", text)
+    count = f" ({got.group(1)})" if got else ""
+    if py_name in fn_names:
+        return PtcError("arity_mismatch", f"{fn_names[py_name]}: wrong number of arguments{count}")
+    base_globals()
+    name = _BUILTIN_NAMES.get(py_name)
+    if name is not None:
+        spec = BUILTINS[name]
+        return PtcError(
+            "arity_error",
+            f"{name}: wrong number of arguments{count}, expected {spec.arity_text()}",
+        )
+    return PtcError("arity_mismatch", f"wrong number of arguments{count}")
+
+
+def _innermost_is_generated(tb: TracebackType | None) -> bool:
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    return last is not None and last.tb_frame.f_code.co_filename == GENERATED_FILENAME
+
+
+def locate(err: PtcError, tb: TracebackType | None) -> PtcError:
+    """Attach the Lisp position of the innermost generated-code frame in `tb`."""
+    if err.line is not None:
+        return err
+    found: tuple[int, int] | None = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == GENERATED_FILENAME:
+            pos = _position(code, tb.tb_lasti)
+            if pos is not None:
+                found = pos
+        tb = tb.tb_next
+    if found is not None:
+        err.at(found[0], found[1])
+    return err
+
+
+def _position(code: CodeType, lasti: int) -> tuple[int, int] | None:
+    if lasti < 0:
+        return None
+    for i, (line, _end, col, _end_col) in enumerate(code.co_positions()):
+        if i == lasti // 2:
+            if line is None or col is None:
+                return None
+            return line, col + 1
+    return None

@@ -1,0 +1,234 @@
+"""Helpers the generated code calls (as globals named `rt_<name>`).
+
+Generated code has no attribute access and no builtins, so everything it cannot
+say with a Python operator it says by calling one of these. They are the only
+door from a program to the run's state (`context.current()`): the user
+namespace, data, tools and the step budget. `HELPERS` is the complete table;
+the executor copies it into each run's globals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from types import BuiltinFunctionType, FunctionType
+from typing import Any, Final
+
+from ptc_runtime import context
+from ptc_runtime.collections import PSet, as_fn, seq_items, to_key
+from ptc_runtime.convert import from_host, to_tool_args
+from ptc_runtime.destructure import HELPERS as DESTRUCTURE_HELPERS
+from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal, bound_message
+from ptc_runtime.lookup import get_flexible
+from ptc_runtime.printer import pr_str
+from ptc_runtime.regexp import compile_regex
+from ptc_runtime.values import SymbolRef, VarRef, keyword
+
+_MISSING: Final = object()
+_PLAIN_CALLABLES: Final = (FunctionType, BuiltinFunctionType)
+
+
+def refuel() -> int:
+    """The fuel countdown hit zero: account the spent chunk, check limits, hand out more."""
+    return context.current().refuel()
+
+
+def kw(name: str) -> object:
+    return keyword(name)
+
+
+def symref(name: str) -> SymbolRef:
+    return SymbolRef(name)
+
+
+def special_float(text: str) -> float:
+    return float(text)
+
+
+def regex(source: str) -> object:
+    return compile_regex(source)
+
+
+def kget(m: object, k: object, default: object = None) -> object:
+    """`(:k m)`: exact key first (one dict probe), then the flexible variants."""
+    if type(m) is dict:
+        v = m.get(k, _MISSING)
+        if v is not _MISSING:
+            return v
+    return get_flexible(m, k, default)
+
+
+def call(f: object, *args: object) -> object:
+    """Call any PTC callable: fns and builtins directly, keywords/maps/sets as functions."""
+    if type(f) in _PLAIN_CALLABLES:
+        return f(*args)  # type: ignore[operator]
+    return as_fn(f)(*args)
+
+
+def map_lit(*kvs: object) -> dict[object, object]:
+    """A map literal whose keys need wrapping (booleans, collections) or are computed."""
+    out: dict[object, object] = {}
+    for i in range(0, len(kvs), 2):
+        out[to_key(kvs[i])] = kvs[i + 1]
+    return out
+
+
+def set_lit(*items: object) -> PSet:
+    return PSet.from_iterable(items)
+
+
+def iter_coll(coll: object) -> Iterable[object]:
+    """Elements `for`/`doseq` visit: maps give `[k v]` entries, strings characters."""
+    return seq_items(coll, "for")
+
+
+def rest_args(args: tuple[object, ...]) -> list[object] | None:
+    """A variadic `& rest` parameter: a vector, or nil when no argument was given."""
+    return list(args) if args else None
+
+
+def multi_arity(label: str, *fns: Callable[..., object]) -> Callable[..., object]:
+    """One callable dispatching on argument count to the arities of a multi-arity fn."""
+    fixed: dict[int, Callable[..., object]] = {}
+    variadic: tuple[int, Callable[..., object]] | None = None
+    for f in fns:
+        code = f.__code__
+        if code.co_flags & 0x04:  # CO_VARARGS
+            variadic = (code.co_argcount, f)
+        else:
+            fixed[code.co_argcount] = f
+    counts = sorted(fixed)
+    expected = " or ".join(str(c) for c in counts)
+    if variadic is not None:
+        expected = (expected + " or " if expected else "") + f"{variadic[0]}+"
+
+    def dispatch(*args: object) -> object:
+        f = fixed.get(len(args))
+        if f is None:
+            if variadic is None or len(args) < variadic[0]:
+                raise PtcError(
+                    "arity_mismatch",
+                    f"{label}: wrong number of arguments ({len(args)}), expected {expected}",
+                )
+            f = variadic[1]
+        return f(*args)
+
+    dispatch.__name__ = fns[0].__name__.rsplit("_a", 1)[0]
+    return dispatch
+
+
+def def_(name: str, value: object) -> VarRef:
+    """`(def name value)`: bind in the user namespace (and its call table)."""
+    ctx = context.current()
+    ctx.ns[name] = value
+    ctx.nsc[name] = callable_for(name, value)
+    return VarRef(name)
+
+
+def var(name: str) -> VarRef:
+    return VarRef(name)
+
+
+def callable_for(name: str, value: object) -> Callable[..., object]:
+    """What `(name args...)` calls when `name` is a user definition holding `value`."""
+    if type(value) in _PLAIN_CALLABLES:
+        return value  # type: ignore[return-value]
+    try:
+        return as_fn(value)
+    except PtcError:
+        kind = pr_str(value) if value is None or isinstance(value, bool | int | float) else None
+
+        def not_callable(*args: object) -> object:
+            shown = kind if kind is not None else "a value that is not a function"
+            raise PtcError("not_callable", f"not callable: {name} is {shown}")
+
+        return not_callable
+
+
+def uget_lenient(name: str) -> object:
+    """A user definition, or nil when not defined (bare `or` operands, `(def x (or x ...))`)."""
+    return context.current().ns.get(name)
+
+
+def data(key: str) -> object:
+    """`data/<key>` with flexible lookup; nil when absent."""
+    return get_flexible(context.current().data, key)
+
+
+def history(n: int) -> object:
+    return context.current().history[n - 1]
+
+
+def tool(name: str, arg: object) -> object:
+    """`(tool/name arg)`: normalise the argument map, call the host, convert the result."""
+    ctx = context.current()
+    fn = ctx.tools.get(name)
+    if fn is None:
+        raise PtcError("unknown_tool", f"Unknown tool: {name}")
+    if arg is None:
+        arg = {}
+    if not isinstance(arg, Mapping) and not hasattr(arg, "items"):
+        raise PtcError(
+            "invalid_tool_args",
+            f"tool/{name} takes one map of named arguments",
+            hint=f"call it as (tool/{name} {{:key value}})",
+        )
+    args = to_tool_args(arg)
+    ctx.check_time()
+    ctx.tool_calls += 1
+    try:
+        result = fn(args)
+    except PtcError:
+        raise
+    except Exception as exc:  # the host's tool failed: report it, bounded, without a traceback
+        text = bound_message(str(exc) or type(exc).__name__, 300)
+        raise PtcError("tool_error", f"tool/{name} failed: {text}") from None
+    return from_host(result)
+
+
+def toolfn(name: str) -> Callable[..., object]:
+    """`tool/name` used as a value: a one-argument callable."""
+
+    def call_tool(arg: object = None) -> object:
+        return tool(name, arg)
+
+    call_tool.__name__ = "tool/" + name
+    return call_tool
+
+
+def return_(value: object) -> object:
+    raise ReturnSignal(value)
+
+
+def fail(value: object) -> object:
+    raise FailSignal(value)
+
+
+def is_nan(x: object) -> bool:
+    return type(x) is float and math.isnan(x)
+
+
+HELPERS: Final[dict[str, Any]] = {
+    "rt_refuel": refuel,
+    "rt_kw": kw,
+    "rt_symref": symref,
+    "rt_special_float": special_float,
+    "rt_regex": regex,
+    "rt_kget": kget,
+    "rt_call": call,
+    "rt_map": map_lit,
+    "rt_set": set_lit,
+    "rt_iter": iter_coll,
+    "rt_rest_args": rest_args,
+    "rt_multi_arity": multi_arity,
+    "rt_def": def_,
+    "rt_var": var,
+    "rt_uget_lenient": uget_lenient,
+    "rt_data": data,
+    "rt_history": history,
+    "rt_tool": tool,
+    "rt_toolfn": toolfn,
+    "rt_return_": return_,
+    "rt_fail": fail,
+    **{"rt_" + name: fn for name, fn in DESTRUCTURE_HELPERS.items()},
+}
