@@ -299,7 +299,7 @@ class PSet:
         self.m = m
 
     @staticmethod
-    def of(xs: Iterable[object]) -> PSet:
+    def from_iterable(xs: Iterable[object]) -> PSet:
         """A set of the elements of `xs` (first occurrence kept)."""
         d: dict[object, object] = {}
         for x in xs:

@@ -121,7 +121,7 @@ def _host_close(kind: int, orig: object, children: list[Any], changed: bool) -> 
         return orig if not changed and type(orig) is list else children
     if kind == _MAP:
         return orig if not changed and type(orig) is dict else dict(children)
-    return PSet.of(children)
+    return PSet.from_iterable(children)
 
 
 def from_host(x: object) -> object:

@@ -1,0 +1,39 @@
+"""The builtins: every domain module's declarations merged into `BUILTINS`.
+
+`BUILTINS` maps each canonical PTC name to its `BuiltinSpec` (read-only). Function
+values print as `#function[name]`: each implementation gets its PTC name as the
+attribute `ptc_name` (the first name wins when one function serves two names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ptc_runtime.builtins import (
+    arithmetic,
+    collections_,
+    comparison,
+    output,
+    predicates,
+    sequences,
+    strings_core,
+)
+from ptc_runtime.builtins.registry import BuiltinSpec, build
+
+BUILTINS: Mapping[str, BuiltinSpec] = build(
+    [
+        arithmetic.DECLS,
+        comparison.DECLS,
+        predicates.DECLS,
+        collections_.DECLS,
+        sequences.DECLS,
+        strings_core.DECLS,
+        output.DECLS,
+    ]
+)
+
+for _spec in BUILTINS.values():
+    if "ptc_name" not in getattr(_spec.fn, "__dict__", {"ptc_name": None}):
+        _spec.fn.__dict__["ptc_name"] = _spec.name
+
+__all__ = ["BUILTINS"]

@@ -1,0 +1,181 @@
+"""Sequence builtins: `cons concat range into map filter reduce`.
+
+Everything is eager and returns vectors. Function arguments may be any PTC callable
+(`collections.as_fn`): compiled fns, builtins, keywords, sets and maps (decision 9).
+`range` needs a bound (decision 22) and refuses to allocate more than
+`MAX_RANGE` items.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.collections import (
+    PMap,
+    PSet,
+    PVec,
+    as_fn,
+    kind_name,
+    seq_items,
+    vec_extend,
+)
+from ptc_runtime.collections import conj as conj1
+from ptc_runtime.errors import PtcError
+
+DECLS: list[BuiltinSpec] = []
+
+#: The largest vector `range` builds.
+MAX_RANGE: Final = 10_000_000
+
+
+@declare(DECLS, "cons", arities=(2,), doc="New vector with x followed by the items of coll.")
+def cons(x: object, coll: object) -> list[object]:
+    out = [x]
+    out.extend(seq_items(coll, "cons"))
+    return out
+
+
+@declare(DECLS, "concat", variadic_min=0, doc="Vector of the items of all colls in order.")
+def concat(*colls: object) -> list[object]:
+    out: list[object] = []
+    for c in colls:
+        out.extend(seq_items(c, "concat"))
+    return out
+
+
+def _range_num(x: object) -> int | float:
+    t = type(x)
+    if t is int or t is float:
+        return x  # type: ignore[return-value]
+    raise PtcError("type_error", f"range: expected numbers, got {kind_name(x)}")
+
+
+@declare(
+    DECLS,
+    "range",
+    arities=(1, 2, 3),
+    allocates=True,
+    doc="Vector of numbers from start (default 0) below end, by step (default 1).",
+)
+def range_(*args: object) -> list[object]:
+    if not args:
+        raise PtcError(
+            "arity_error",
+            "range: infinite sequences are not supported",
+            hint="give a bound, e.g. (range 10)",
+        )
+    nums = [_range_num(a) for a in args]
+    start: int | float = 0
+    step: int | float = 1
+    if len(nums) == 1:
+        end = nums[0]
+    elif len(nums) == 2:
+        start, end = nums
+    else:
+        start, end, step = nums
+    if step == 0 or step != step:
+        raise PtcError("type_error", "range: step must not be zero", hint="use repeat")
+    if all(type(n) is int for n in nums):
+        r = range(start, end, step)  # type: ignore[arg-type]
+        if len(r) > MAX_RANGE:
+            raise _too_big(len(r))
+        return list(r)
+    return _float_range(start, end, step)
+
+
+def _too_big(n: float) -> PtcError:
+    return PtcError(
+        "memory_exceeded",
+        f"range: {n:.0f} items is more than the limit of {MAX_RANGE}",
+        hint="take fewer items",
+    )
+
+
+def _float_range(start: int | float, end: int | float, step: int | float) -> list[object]:
+    span = (end - start) / step
+    if span != span:
+        return []
+    if span > MAX_RANGE:
+        raise _too_big(span if math.isfinite(span) else math.inf)
+    out: list[object] = []
+    x = start
+    # Clojure adds the step repeatedly (so (range 0 1 0.1) ends 0.9999999999999999).
+    if step > 0:
+        while x < end:
+            out.append(x)
+            x += step
+    else:
+        while x > end:
+            out.append(x)
+            x += step
+    return out
+
+
+@declare(DECLS, "into", arities=(2,), doc="to with every item of from added (as by conj).")
+def into(to: object, frm: object) -> object:
+    t = type(to)
+    items = seq_items(frm, "into")
+    if t is list or t is PVec:
+        if not items:
+            return to
+        if not to and type(items) is list:
+            return list(items)
+        return vec_extend(to, items)  # type: ignore[arg-type]
+    if t is PSet:
+        s: PSet = to  # type: ignore[assignment]
+        if len(items) > 8 and type(s.m) is dict:
+            return PSet.from_iterable([*s, *items])
+        for x in items:
+            s = s.conj(x)
+        return s
+    if to is None or t is dict or t is PMap:
+        out = to
+        for x in items:
+            out = conj1(out, x, "into")
+        return out
+    raise PtcError("type_error", f"into: expected a collection, got {kind_name(to)}")
+
+
+@declare(DECLS, "map", variadic_min=2, doc="Vector of (f x) for each x; several colls are zipped.")
+def map_(f: object, *colls: object) -> list[object]:
+    fn = as_fn(f, "map")
+    if len(colls) == 1:
+        return [fn(x) for x in seq_items(colls[0], "map")]
+    seqs = [seq_items(c, "map") for c in colls]
+    return [fn(*xs) for xs in zip(*seqs, strict=False)]
+
+
+@declare(DECLS, "filter", arities=(2,), doc="Vector of the items for which (pred x) is truthy.")
+def filter_(pred: object, coll: object) -> list[object]:
+    fn = as_fn(pred, "filter")
+    out = []
+    for x in seq_items(coll, "filter"):
+        v = fn(x)
+        if v is not None and v is not False:
+            out.append(x)
+    return out
+
+
+@declare(
+    DECLS,
+    "reduce",
+    arities=(2, 3),
+    doc="Left fold of f over coll, starting from init or the first.",
+)
+def reduce_(f: object, *args: object) -> object:
+    fn = as_fn(f, "reduce")
+    if len(args) == 1:
+        items = seq_items(args[0], "reduce")
+        if not items:
+            return fn()
+        acc = items[0]
+        it = iter(items)
+        next(it)
+    else:
+        acc = args[0]
+        it = iter(seq_items(args[1], "reduce"))
+    for x in it:
+        acc = fn(acc, x)
+    return acc

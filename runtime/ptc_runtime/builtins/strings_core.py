@@ -1,0 +1,56 @@
+"""Core string builtins: `str pr-str subs`.
+
+Strings index by Unicode code point (decision 15). `str` of nil is "", keywords keep
+their colon (decision 19), floats print as Java does (decision 2).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.collections import kind_name
+from ptc_runtime.errors import PtcError
+from ptc_runtime.printer import pr_str as print_readably
+from ptc_runtime.printer import str_ as print_display
+
+DECLS: list[BuiltinSpec] = []
+
+#: Longest text `str`/`pr-str` build from one collection before failing.
+MAX_PRINT_CHARS: Final = 10_000_000
+
+
+def _bounded(text: str) -> str:
+    if len(text) > MAX_PRINT_CHARS:
+        raise PtcError("memory_exceeded", f"printed text exceeds {MAX_PRINT_CHARS} characters")
+    return text
+
+
+@declare(DECLS, "str", variadic_min=0, doc='Concatenation of the display text of xs (nil is "").')
+def str_(*xs: object) -> str:
+    if len(xs) == 1 and type(xs[0]) is str:
+        return xs[0]
+    return "".join(_bounded(print_display(x, MAX_PRINT_CHARS)) for x in xs)
+
+
+@declare(DECLS, "pr-str", variadic_min=0, doc="Readable text of xs separated by spaces.")
+def pr_str(*xs: object) -> str:
+    return " ".join(_bounded(print_readably(x, MAX_PRINT_CHARS)) for x in xs)
+
+
+def _int_arg(who: str, x: object) -> int:
+    if type(x) is int:
+        return x
+    raise PtcError("type_error", f"{who}: index must be an integer, got {kind_name(x)}")
+
+
+@declare(DECLS, "subs", arities=(2, 3), doc="Substring from start to end (clamped, never fails).")
+def subs(s: object, start: object, end: object = None) -> str:
+    if type(s) is not str:
+        raise PtcError("type_error", f"subs: expected a string, got {kind_name(s)}")
+    n = len(s)
+    b = _int_arg("subs", start)
+    e = n if end is None else _int_arg("subs", end)
+    if b < 0 or b >= n or e <= b:
+        return ""
+    return s[b : min(e, n)]
