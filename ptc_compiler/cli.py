@@ -1,0 +1,157 @@
+"""The `ptc` command line.
+
+    ptc run FILE | -e EXPR [--data FILE.json] [--tools FILE.py] [--timeout-ms N] [--max-steps N]
+    ptc compile FILE --emit python
+    ptc check FILE
+    ptc fuzz signatures [--examples N | --minutes M] [--seed S]
+
+`run` prints `pr-str` of the value and exits 0, or prints `kind: code: message
+(line:column)` on stderr and exits 1. `--tools` names a trusted host Python file
+whose `TOOLS` dict maps tool names to callables (the program itself can never load code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ptc_compiler import api
+from ptc_runtime.errors import PtcError
+from ptc_runtime.printer import pr_str
+
+
+def _source(args: argparse.Namespace) -> str:
+    if getattr(args, "expr", None) is not None:
+        return str(args.expr)
+    if args.file is None:
+        raise SystemExit("ptc: give a FILE or -e EXPR")
+    try:
+        return Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SystemExit(f"ptc: cannot read {args.file}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise SystemExit(f"ptc: {args.file} is not UTF-8 text") from None
+
+
+def _load_data(path: str | None) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SystemExit(f"ptc: cannot read {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise SystemExit(f"ptc: {path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise SystemExit(f"ptc: {path} must hold a JSON object (its keys become data/<name>)")
+    return data
+
+
+def _load_tools(path: str | None) -> dict[str, Callable[..., Any]] | None:
+    if path is None:
+        return None
+    spec = importlib.util.spec_from_file_location("ptc_cli_tools", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"ptc: cannot load tools from {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tools = getattr(module, "TOOLS", None)
+    if not isinstance(tools, dict):
+        raise SystemExit(f"ptc: {path} must define a TOOLS dict of name -> callable")
+    return tools
+
+
+def _report(failure: api.RunFailure) -> None:
+    where = f" ({failure.line}:{failure.column})" if failure.line is not None else ""
+    hint = f"\n  hint: {failure.hint}" if failure.hint else ""
+    print(f"{failure.kind}: {failure.code}: {failure.message}{where}{hint}", file=sys.stderr)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    result = api.run(
+        _source(args),
+        data=_load_data(args.data),
+        tools=_load_tools(args.tools),
+        timeout_ms=args.timeout_ms if args.timeout_ms > 0 else None,
+        max_steps=args.max_steps,
+    )
+    if result.output:
+        sys.stdout.write(result.output)
+    if result.error is not None:
+        _report(result.error)
+        return 1
+    print(pr_str(result.value))
+    return 0
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    try:
+        program = api.compile(_source(args))
+    except PtcError as err:
+        _report(api.RunFailure.from_error(err))
+        return 1
+    if args.emit == "python":
+        print(program.python_source)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    try:
+        api.compile(_source(args))
+    except PtcError as err:
+        _report(api.RunFailure.from_error(err))
+        return 1
+    print("ok")
+    return 0
+
+
+def cmd_fuzz(argv: Sequence[str]) -> int:
+    from ptc_compiler.fuzz_cli import main_fuzz
+
+    return main_fuzz(list(argv))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ptc", description="PTC-Lisp compiler and runner")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="compile and run a program, print its value")
+    run.add_argument("file", nargs="?")
+    run.add_argument("-e", "--expr", help="program text instead of a file")
+    run.add_argument("--data", help="JSON object file: its keys become data/<name>")
+    run.add_argument("--tools", help="trusted Python file defining TOOLS = {name: callable}")
+    run.add_argument("--timeout-ms", type=float, default=1000, help="0 for no deadline")
+    run.add_argument("--max-steps", type=int, default=10_000_000)
+    run.set_defaults(handler=cmd_run)
+
+    comp = sub.add_parser("compile", help="compile a program; --emit python prints the code")
+    comp.add_argument("file", nargs="?")
+    comp.add_argument("-e", "--expr")
+    comp.add_argument("--emit", choices=["python"], default="python")
+    comp.set_defaults(handler=cmd_compile)
+
+    check = sub.add_parser("check", help="report parse and analysis errors without running")
+    check.add_argument("file", nargs="?")
+    check.add_argument("-e", "--expr")
+    check.set_defaults(handler=cmd_check)
+
+    sub.add_parser("fuzz", help="property-based fuzz campaigns (ptc fuzz signatures --help)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["fuzz"]:
+        return cmd_fuzz(argv[1:])
+    args = build_parser().parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    return handler(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
