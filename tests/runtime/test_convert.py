@@ -1,0 +1,93 @@
+"""Host conversion: from_host, to_tool_args, to_json_value."""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+
+import pytest
+from ptc_runtime.collections import EqKey, PMap, PSet, PVec
+from ptc_runtime.convert import from_host, to_json_value, to_tool_args
+from ptc_runtime.errors import PtcError
+from ptc_runtime.values import SymbolRef, keyword
+
+A = keyword("a")
+
+
+def test_valid_json_passes_through_without_copy() -> None:
+    data = {"a": [1, 2.5, {"b": None, "c": True}], "d": "x"}
+    assert from_host(data) is data
+    lst = [1, [2, [3]]]
+    assert from_host(lst) is lst
+
+
+def test_conversions() -> None:
+    out = from_host({"t": (1, 2), "s": {3, 4}, True: "yes", "o": OrderedDict(x=1)})
+    assert type(out) is dict
+    assert out["t"] == [1, 2] and type(out["t"]) is list  # type: ignore[index]
+    assert type(out["s"]) is PSet  # type: ignore[index]
+    assert out[EqKey(True)] == "yes"  # type: ignore[index]
+    assert type(out["o"]) is dict  # type: ignore[index]
+
+
+def test_unchanged_siblings_are_shared() -> None:
+    inner = {"k": [1]}
+    out = from_host({"a": inner, "b": (1,)})
+    assert out["a"] is inner  # type: ignore[index]
+
+
+@pytest.mark.parametrize("bad", [object(), {"a": b"bytes"}, [print]])
+def test_from_host_rejects_unknown_types(bad: object) -> None:
+    with pytest.raises(PtcError) as info:
+        from_host(bad)
+    assert info.value.code == "tool_error"
+    assert "object" not in info.value.message or "unsupported" in info.value.message
+
+
+def test_deep_host_data() -> None:
+    v: object = 1
+    for _ in range(5_000):
+        v = (v,)
+    out = from_host(v)
+    for _ in range(5_000):
+        assert type(out) is list
+        out = out[0]  # type: ignore[index]
+    assert out == 1
+
+
+def test_to_tool_args() -> None:
+    args = {
+        keyword("max-hits"): 5,
+        "foo-bar": A,
+        "nested": [{keyword("sort-by"): keyword("asc")}],
+        1: "one",
+        "s": PSet.from_iterable([keyword("x-y")]),
+    }
+    assert to_tool_args(args) == {
+        "max_hits": 5,
+        "foo_bar": "a",
+        "nested": [{"sort_by": "asc"}],
+        "1": "one",
+        "s": ["x-y"],
+    }
+
+
+def test_tool_args_collisions() -> None:
+    with pytest.raises(PtcError) as info:
+        to_tool_args({keyword("a-b"): 1, "a_b": 2})
+    assert info.value.code == "invalid_tool_args"
+    with pytest.raises(PtcError) as info:
+        to_tool_args({"f": print})
+    assert info.value.code == "invalid_tool_args"
+
+
+def test_to_json_value() -> None:
+    v = {A: PVec([1, A], 2), "m": PMap.from_dict({1: PSet.from_iterable([2])}), "s": SymbolRef("q")}
+    assert to_json_value(v) == {"a": [1, "a"], "m": {"1": [2]}, "s": "q"}
+
+
+@pytest.mark.parametrize("bad", [math.nan, [math.inf], {A: 1, "a": 2}, print, {EqKey([1]): 1}])
+def test_to_json_value_rejects(bad: object) -> None:
+    with pytest.raises(PtcError) as info:
+        to_json_value(bad)
+    assert info.value.code == "invalid_output"

@@ -1,0 +1,75 @@
+"""Flexible key reads (target §4.6) and the one-logical-key rule for writes."""
+
+from __future__ import annotations
+
+import pytest
+from ptc_runtime.collections import PMap, PSet, to_key
+from ptc_runtime.lookup import NOT_FOUND, contains_key, find_key, get_flexible, get_in
+from ptc_runtime.values import keyword
+
+A = keyword("a")
+UID = keyword("user-id")
+
+READS = [
+    pytest.param({A: 1}, A, 1, id="exact-keyword"),
+    pytest.param({"a": 1}, A, 1, id="keyword-finds-string"),
+    pytest.param({A: 1}, "a", 1, id="string-finds-keyword"),
+    pytest.param({"user_id": 7}, UID, 7, id="dash-to-underscore-string"),
+    pytest.param({keyword("user_id"): 7}, UID, 7, id="dash-to-underscore-keyword"),
+    pytest.param({"user-id": 7}, UID, 7, id="string-spelling"),
+    pytest.param({A: 9, "a": 1}, A, 9, id="exact-wins"),
+    pytest.param({A: 9, "a": 1}, "a", 1, id="exact-wins-string"),
+    pytest.param({keyword("turn_summaries"): 3}, "turn-summaries", 3, id="string-dash"),
+    pytest.param({A: None}, A, None, id="present-nil"),
+    pytest.param({1: "x"}, 1.0, "x", id="int-float-key"),
+    pytest.param({1: "x"}, True, "d", id="bool-not-int"),
+    pytest.param({to_key(True): "t"}, True, "t", id="bool-key"),
+    pytest.param({to_key([1, 2]): "v"}, [1, 2], "v", id="literal-vector-key"),
+    pytest.param({A: {keyword("b"): 2}}, [A, keyword("b")], 2, id="vector-key-is-path"),
+    pytest.param(PMap.from_dict({"a": 1}), A, 1, id="pmap"),
+    pytest.param([10, 20], 1, 20, id="vector-index"),
+    pytest.param([10, 20], 2, "d", id="vector-out-of-range"),
+    pytest.param([10, 20], -1, "d", id="vector-negative"),
+    pytest.param([10, 20], True, "d", id="vector-bool-index"),
+    pytest.param(None, A, "d", id="nil"),
+    pytest.param(PSet.from_iterable([1, 2]), 2, 2, id="set-member"),
+    pytest.param(PSet.from_iterable([1, 2]), 3, "d", id="set-nonmember"),
+    pytest.param("abc", 1, "b", id="string-index"),
+    pytest.param(5, A, "d", id="number"),
+    pytest.param({}, A, "d", id="missing"),
+]
+
+
+@pytest.mark.parametrize(("m", "k", "want"), READS)
+def test_get_flexible(m: object, k: object, want: object) -> None:
+    assert get_flexible(m, k, "d") == want
+
+
+def test_keyword_call_uses_flexible_lookup() -> None:
+    assert UID({"user_id": 5}) == 5
+    assert A({}, 0) == 0
+
+
+def test_find_key_does_not_intern_keywords() -> None:
+    name = "never-seen-before-key-xyz"
+    assert find_key({"a": 1}, name) is NOT_FOUND
+    assert name not in keyword.__globals__["Keyword"]._table
+
+
+def test_get_in() -> None:
+    m = {"a": [{"b": 1}, {"b": None}]}
+    assert get_in(m, [A, 0, keyword("b")]) == 1
+    assert get_in(m, [A, 1, keyword("b")], "d") is None
+    assert get_in(m, [A, 5, keyword("b")], "d") == "d"
+    assert get_in(m, [], "d") is m
+    assert get_in(m, None) is m
+    assert get_in(None, [A], "d") == "d"
+
+
+def test_contains_key() -> None:
+    assert contains_key({"a": None}, A)
+    assert not contains_key({"b": 1}, A)
+    assert contains_key(PSet.from_iterable([1]), 1.0)
+    assert contains_key(["a", "b"], "b")
+    assert not contains_key(None, A)
+    assert contains_key("abc", 2) and not contains_key("abc", 3)
