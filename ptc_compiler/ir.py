@@ -175,6 +175,8 @@ class Fn:
     arities: tuple[FnArity, ...]
     self_name: str | None = None
     name: str | None = None
+    signature: str | None = None  # from a `defn` attribute map {:signature "..."}
+    doc: str | None = None  # docstring or attribute-map :doc of a `defn`
     span: Span = field(default=NO_SPAN, compare=False)
 
 

@@ -1,0 +1,341 @@
+"""Symbol resolution: locals, user definitions, builtins, namespaces, Java names, hints.
+
+Plain symbols resolve local -> user definition -> builtin (target §7.1). Qualified
+builtin references (`str/join`) bypass locals and definitions. Anything unresolved is
+an `unbound_var` analysis error carrying the hints of target §10.3.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from ptc_runtime.builtins.registry import NAMESPACE_ALIASES
+from ptc_runtime.errors import AnalysisError
+
+from ptc_compiler import ir
+from ptc_compiler.analyzer.scope import Ctx, error
+from ptc_compiler.forms import Form, Symbol
+
+if TYPE_CHECKING:
+    from ptc_compiler.analyzer.core import Analyzer
+
+_HISTORY = {"*1": 1, "*2": 2, "*3": 3}
+
+#: Java classes of the closed interop surface (target §8), by their short name.
+JAVA_CLASSES = frozenset(
+    {
+        "Math",
+        "System",
+        "Boolean",
+        "Double",
+        "Float",
+        "Integer",
+        "Long",
+        "LocalDate",
+        "Instant",
+        "Duration",
+        "String",
+        "Character",
+    }
+)
+_JAVA_PREFIXES = ("java.time.", "java.lang.", "java.util.")
+
+_GROUP_TITLES = {
+    "core": "Core functions",
+    "string": "String functions",
+    "set": "Set functions",
+    "walk": "Walk functions",
+    "json": "JSON functions",
+    "regex": "Regex functions",
+    "java": "Java members",
+}
+
+#: Special forms and macros: a bare reference gets the "use parentheses" hint.
+SPECIAL_NAMES = frozenset(
+    {
+        "return",
+        "fail",
+        "let",
+        "if",
+        "if-not",
+        "fn",
+        "when",
+        "when-not",
+        "cond",
+        "case",
+        "condp",
+        "do",
+        "and",
+        "or",
+        "not",
+        "if-let",
+        "when-let",
+        "if-some",
+        "when-some",
+        "when-first",
+        "->",
+        "->>",
+        "as->",
+        "cond->",
+        "cond->>",
+        "some->",
+        "some->>",
+        "loop",
+        "recur",
+        "for",
+        "doseq",
+        "def",
+        "defn",
+        "defonce",
+        "quote",
+        "comment",
+    }
+)
+
+_ALTERNATIVES = {
+    "defn-": "'defn-' defines a private helper in component source only; use defn in "
+    "dynamic source",
+    "ns": "'ns' declarations are only supported in component source; a program has one "
+    "namespace, just use def and defn",
+    "printf": "printf is not available; use (println (str ...)) or (println (format ...))",
+    "print": "print is not available; use println",
+    "prn": "prn is not available; use (println (pr-str x))",
+    "spit": "there is no file I/O; return the value or pass it to a tool",
+    "slurp": "there is no file I/O; read inputs from data/... or call a tool",
+    "require": "there is no namespace loading; builtins are always available "
+    "(e.g. str/join, set/union)",
+    "import": "there is no Java import; only the built-in Java surface (Math/..., "
+    "LocalDate/parse, .indexOf ...) is available",
+    "try": "try/catch is not supported; use (fail value) to end the program with an error",
+    "catch": "try/catch is not supported; use (fail value) to end the program with an error",
+    "finally": "try/finally is not supported; there are no exceptions to clean up after",
+    "throw": "throw is not supported; use (fail value) to end the program with an error",
+    "atom": "there is no mutable state; use let bindings, loop/recur or reduce",
+    "swap!": "there is no mutable state; use def to rebind a name, or loop/recur",
+    "reset!": "there is no mutable state; use def to rebind a name, or loop/recur",
+    "lazy-seq": "sequences are eager and finite; build a vector with for, map or loop",
+    "repeatedly": "sequences are eager and finite; use (for [_ (range n)] ...)",
+    "dotimes": "use (doseq [i (range n)] ...)",
+    "while": "use loop/recur",
+}
+
+
+def check_bindable(sym: Form) -> str:
+    """The name of a simple symbol that may be bound as a local, or an error."""
+    if type(sym) is not Symbol:
+        raise error("invalid_form", f"expected a symbol to bind, got {_show(sym)}", sym.span)
+    name = sym.name
+    if sym.ns is not None:
+        raise error(
+            "invalid_form",
+            f"cannot bind a qualified symbol {sym.text}",
+            sym.span,
+            hint=f"use a plain name such as {name}",
+        )
+    first = name[0]
+    if name == "&":
+        raise error("invalid_form", "& must be followed by exactly one binding pattern", sym.span)
+    if first == "%":
+        raise error(
+            "invalid_placeholder",
+            f"cannot bind the placeholder {name}",
+            sym.span,
+            hint="placeholders only exist inside #(...)",
+        )
+    if first == "." and len(name) > 1:
+        raise error("invalid_form", f"cannot bind the Java method name {name}", sym.span)
+    if name in _HISTORY:
+        raise error("invalid_form", f"cannot bind the history reference {name}", sym.span)
+    return name
+
+
+def _show(form: Form) -> str:
+    from ptc_compiler.analyzer.colls import show
+
+    return show(form)
+
+
+def symbol(an: Analyzer, sym: Symbol, ctx: Ctx) -> ir.Node:
+    """Resolve a symbol in value position."""
+    if sym.ns is not None:
+        return qualified(an, sym)
+    name = sym.name
+    ident = ctx.locals.get(name)
+    if ident is not None:
+        return ir.Local(ident, sym.span)
+    if name in an.known:
+        return ir.UserRef(name, False, sym.span)
+    if name in ctx.def_self:
+        return ir.UserRef(name, True, sym.span)
+    spec = an.builtins.get(name)
+    if spec is not None and spec.bare:
+        return ir.BuiltinRef(name, sym.span)
+    return _special_symbol(an, sym, ctx)
+
+
+def _special_symbol(an: Analyzer, sym: Symbol, ctx: Ctx) -> ir.Node:
+    """History refs, placeholders and Java names; otherwise an unbound error."""
+    name = sym.name
+    first = name[0]
+    if first == "*" and name in _HISTORY:
+        return ir.HistoryRef(_HISTORY[name], sym.span)
+    if first == "%":
+        return placeholder(an, sym, ctx)
+    if first == "." and len(name) > 1:
+        if name in an.builtins:
+            return ir.BuiltinRef(name, sym.span)
+        methods = sorted(n for n in an.builtins if n.startswith("."))
+        raise error(
+            "unsupported_java_member",
+            f"Unsupported method '{name}'."
+            + (f" Supported interop methods: {', '.join(methods)}." if methods else "")
+            + " Use (.method obj) syntax.",
+            sym.span,
+        )
+    if name.endswith(".") and len(name) > 1:
+        if name in an.builtins:
+            return ir.BuiltinRef(name, sym.span)
+        raise error(
+            "unsupported_java_class",
+            f"Java interop error: class {name[:-1]} is not supported",
+            sym.span,
+            hint="only java.util.Date. can be constructed",
+        )
+    raise unbound(an, sym, ctx)
+
+
+def placeholder(an: Analyzer, sym: Symbol, ctx: Ctx) -> ir.Node:
+    """`%`, `%1`..`%20`, `%&` inside `#()`."""
+    name = sym.name
+    state = ctx.short
+    if name == "%" or name == "%&":
+        index = 1 if name == "%" else 0
+    elif name[1:].isdigit() and name[1] != "0":
+        index = int(name[1:])
+        if index > 20:
+            raise error(
+                "invalid_form",
+                f"placeholder {name} is above %20",
+                sym.span,
+                hint="use (fn [a b ...] ...) for functions with many parameters",
+            )
+    else:
+        raise unbound(an, sym, ctx)
+    if state is None:
+        raise error(
+            "invalid_placeholder",
+            f"{name} is only valid inside #(...)",
+            sym.span,
+            hint="write #(... % ...) or (fn [x] ...)",
+        )
+    ident = state.idents.get(index)
+    if ident is None:
+        ident = an.fresh("rest" if index == 0 else f"p{index}")
+        state.idents[index] = ident
+    return ir.Local(ident, sym.span)
+
+
+def try_resolve(an: Analyzer, sym: Symbol, ctx: Ctx) -> ir.Node | None:
+    """Resolve a plain symbol, or None when it is unbound (for `or` operands)."""
+    try:
+        return symbol(an, sym, ctx)
+    except AnalysisError as exc:
+        if exc.code == "unbound_var":
+            return None
+        raise
+
+
+def _group_members(an: Analyzer, group: str) -> list[str]:
+    out = []
+    for name, spec in an.builtins.items():
+        if group in spec.groups:
+            out.append(name.split("/", 1)[1] if "/" in name and len(name) > 1 else name)
+    return sorted(out)
+
+
+def qualified(an: Analyzer, sym: Symbol) -> ir.Node:
+    """`data/k`, `tool/n`, namespace aliases (`str/join`) and Java statics."""
+    ns = sym.ns
+    name = sym.name
+    assert ns is not None
+    span = sym.span
+    if ns == "data":
+        an.data_keys.add(name)
+        return ir.DataRef(name, span)
+    if ns == "tool":
+        an.use_tool(name, span)
+        return ir.ToolRef(name, span)
+    group = NAMESPACE_ALIASES.get(ns)
+    builtins = an.builtins
+    if group is not None:
+        for candidate in (name, f"{ns}/{name}", f"{group}/{name}"):
+            spec = builtins.get(candidate)
+            if spec is not None and group in spec.groups:
+                return ir.BuiltinRef(candidate, span)
+        members = _group_members(an, group)
+        raise error(
+            "invalid_form",
+            f"{name} is not available. {_GROUP_TITLES.get(group, 'Functions')}: "
+            + ", ".join(members),
+            span,
+            hint=_close(name, members),
+        )
+    cls = ns
+    for prefix in _JAVA_PREFIXES:
+        if ns.startswith(prefix):
+            cls = ns[len(prefix) :]
+            break
+    if cls in JAVA_CLASSES:
+        canonical = f"{cls}/{name}"
+        if canonical in builtins:
+            return ir.BuiltinRef(canonical, span)
+        members = sorted(n.split("/", 1)[1] for n in builtins if n.startswith(cls + "/"))
+        raise error(
+            "unsupported_java_member",
+            f"Java interop error: {canonical} is not supported"
+            + (f". Supported {cls} members: {', '.join(members)}" if members else ""),
+            span,
+        )
+    if ns[0].isupper() or ("." in ns and ns.split(".")[-1][:1].isupper()):
+        raise error(
+            "unsupported_java_class",
+            f"Java interop error: class {ns} is not supported",
+            span,
+            hint="only Math, System, Integer, Long, Double, Float, Boolean, "
+            "LocalDate, Instant and Duration are available",
+        )
+    available = sorted({f"{a}/" for a in NAMESPACE_ALIASES} | {"data/", "tool/"})
+    raise error(
+        "invalid_form",
+        f"unknown namespace {ns}/. Available namespaces: {', '.join(available)}, "
+        "and Java classes Math/, Integer/, Long/, Double/, Float/, Boolean/, System/, "
+        "LocalDate/, Instant/, Duration/. For JSON parsing use json/parse-string "
+        "(not cheshire.core/...).",
+        span,
+    )
+
+
+def _close(name: str, candidates: list[str]) -> str | None:
+    found = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+    return "Did you mean: " + ", ".join(found) if found else None
+
+
+def unbound(an: Analyzer, sym: Symbol, ctx: Ctx) -> AnalysisError:
+    """The undefined-symbol error with the most useful hint (target §10.3)."""
+    name = sym.name
+    hint: str | None
+    if name in ("defn-", "ns"):
+        hint = _ALTERNATIVES[name]
+    elif name in SPECIAL_NAMES:
+        hint = f"'{name}' is a special form, use ({name} ...) with parentheses"
+    elif name in _ALTERNATIVES:
+        hint = _ALTERNATIVES[name]
+    elif "_" in name.strip("_"):
+        hint = f"Use hyphens not underscores (try: {name.replace('_', '-')})"
+    else:
+        candidates = [n for n, s in an.builtins.items() if s.bare]
+        candidates.extend(an.known)
+        candidates.extend(k for k in ctx.locals if not k.startswith("#"))
+        hint = _close(name, candidates)
+    return error("unbound_var", f"undefined variable: {name}", sym.span, hint=hint)
