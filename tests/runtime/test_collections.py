@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ptc_runtime.collections import (
     PMap,
@@ -27,16 +28,16 @@ B = keyword("b")
 
 
 def test_pvec_conj_shares_buffer_and_keeps_old_versions() -> None:
-    v1 = conj([1, 2], 3)
+    v1: Any = conj([1, 2], 3)
     assert type(v1) is PVec
-    v2 = conj(v1, 4)
-    assert v2.buf is v1.buf  # type: ignore[union-attr]
-    v3 = conj(v1, 5)  # a second child of v1 must copy
+    v2: Any = conj(v1, 4)
+    assert v2.buf is v1.buf
+    v3: Any = conj(v1, 5)  # a second child of v1 must copy
     assert list(v1) == [1, 2, 3]
     assert list(v2) == [1, 2, 3, 4]
     assert list(v3) == [1, 2, 3, 5]
-    v4 = conj(v2, 6)
-    v5 = conj(v3, 7)
+    v4: Any = conj(v2, 6)
+    v5: Any = conj(v3, 7)
     assert list(v2) == [1, 2, 3, 4]
     assert list(v4) == [1, 2, 3, 4, 6]
     assert list(v5) == [1, 2, 3, 5, 7]

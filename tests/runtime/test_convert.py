@@ -24,10 +24,10 @@ def test_valid_json_passes_through_without_copy() -> None:
 def test_conversions() -> None:
     out = from_host({"t": (1, 2), "s": {3, 4}, True: "yes", "o": OrderedDict(x=1)})
     assert type(out) is dict
-    assert out["t"] == [1, 2] and type(out["t"]) is list  # type: ignore[index]
-    assert type(out["s"]) is PSet  # type: ignore[index]
-    assert out[EqKey(True)] == "yes"  # type: ignore[index]
-    assert type(out["o"]) is dict  # type: ignore[index]
+    assert out["t"] == [1, 2] and type(out["t"]) is list
+    assert type(out["s"]) is PSet
+    assert out[EqKey(True)] == "yes"
+    assert type(out["o"]) is dict
 
 
 def test_unchanged_siblings_are_shared() -> None:
@@ -51,7 +51,7 @@ def test_deep_host_data() -> None:
     out = from_host(v)
     for _ in range(5_000):
         assert type(out) is list
-        out = out[0]  # type: ignore[index]
+        out = out[0]
     assert out == 1
 
 
