@@ -16,7 +16,7 @@ from ptc_compiler import ir
 from ptc_compiler.analyzer.core import Analyzer
 from ptc_compiler.analyzer.env import AnalysisEnv, default_builtins
 from ptc_compiler.analyzer.scope import Ctx
-from ptc_compiler.forms import NO_SPAN, Form
+from ptc_compiler.forms import NO_SPAN, Form, Span
 
 __all__ = ["AnalysisEnv", "analyze", "default_builtins"]
 
@@ -27,7 +27,10 @@ def analyze(forms: Sequence[Form], env: AnalysisEnv | None = None) -> ir.Program
         env = AnalysisEnv()
     an = Analyzer(env)
     ctx = Ctx({}, None, True, None, frozenset())
-    span = forms[0].span if forms else NO_SPAN
+    span = NO_SPAN
+    if forms:
+        first, last = forms[0].span, forms[-1].span
+        span = Span(first.line, first.col, last.end_line, last.end_col)
     body = an.body(forms, ctx, False, span)
     return ir.Program(
         body,

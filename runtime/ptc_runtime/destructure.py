@@ -12,54 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
+from ptc_runtime.collections import is_map, is_vector, kind_name, to_key
 from ptc_runtime.errors import PtcError
-from ptc_runtime.values import Keyword, keyword
-
-_ABSENT: Final = object()
-
-
-def kind_of(value: object) -> str:
-    """The PTC kind of a value for messages ("map", "vector", "string" ...)."""
-    if value is None:
-        return "nil"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Keyword):
-        return "keyword"
-    if isinstance(value, list | tuple):
-        return "vector"
-    if isinstance(value, dict | Mapping):
-        return "map"
-    name = type(value).__name__.lower()
-    for marker, kind in (("set", "set"), ("vec", "vector"), ("map", "map"), ("regex", "regex")):
-        if marker in name:
-            return kind
-    if callable(value):
-        return "function"
-    return "value"
-
-
-def _is_map(value: object) -> bool:
-    if isinstance(value, dict | Mapping):
-        return True
-    return kind_of(value) == "map"
-
-
-def _is_vec(value: object) -> bool:
-    if isinstance(value, list | tuple):
-        return True
-    return kind_of(value) == "vector"
+from ptc_runtime.lookup import NOT_FOUND, find_key
 
 
 def check_vec(value: object) -> object:
     """The value itself when a sequential pattern may read it (a vector or nil)."""
-    if value is None or isinstance(value, list) or _is_vec(value):
+    if value is None or is_vector(value):
         return value
-    raise PtcError("destructure_error", f"expected a vector or nil, got {kind_of(value)}")
+    raise PtcError("destructure_error", f"expected a vector or nil, got {kind_name(value)}")
 
 
 def nth(vec: object, index: int) -> object:
@@ -88,7 +50,7 @@ def rest_map(vec: object, start: int) -> object:
     tail = seq[start:]
     if not tail:
         return None
-    if len(tail) == 1 and _is_map(tail[0]):
+    if len(tail) == 1 and is_map(tail[0]):
         return tail[0]
     if len(tail) % 2:
         raise PtcError(
@@ -97,68 +59,41 @@ def rest_map(vec: object, start: int) -> object:
         )
     out: dict[object, object] = {}
     for i in range(0, len(tail), 2):
-        try:
-            out[tail[i]] = tail[i + 1]
-        except TypeError:
-            raise PtcError(
-                "destructure_error", f"a {kind_of(tail[i])} cannot be a key after &"
-            ) from None
+        out[to_key(tail[i])] = tail[i + 1]
     return out
 
 
 def check_map(value: object) -> object:
     """The value itself when a map pattern may read it (a map or nil)."""
-    if value is None or isinstance(value, dict) or _is_map(value):
+    if value is None or is_map(value):
         return value
-    raise PtcError("destructure_error", f"expected a map or nil, got {kind_of(value)}")
-
-
-def _variants(key: object) -> tuple[object, ...]:
-    """The keys a flexible read tries, in order (decision 5)."""
-    if isinstance(key, Keyword):
-        name = key.name
-        snake = name.replace("-", "_")
-        if snake != name:
-            return (key, name, snake, keyword(snake))
-        return (key, name)
-    if isinstance(key, str):
-        snake = key.replace("-", "_")
-        if snake != key:
-            return (key, keyword(key), snake, keyword(snake))
-        return (key, keyword(key))
-    return (key,)
+    raise PtcError("destructure_error", f"expected a map or nil, got {kind_name(value)}")
 
 
 def _find(m: object, key: object) -> object:
-    """The value under `key` read flexibly, or `_ABSENT`."""
+    """The value under `key` read flexibly (`lookup.find_key`), or `NOT_FOUND`."""
     if m is None:
-        return _ABSENT
-    getter = m.get  # type: ignore[attr-defined]  # checked by check_map
-    for k in _variants(key):
-        try:
-            found = getter(k, _ABSENT)
-        except TypeError:  # an unhashable key cannot be present
-            return _ABSENT
-        if found is not _ABSENT:
-            return found
-    return _ABSENT
+        return NOT_FOUND
+    mapping: Mapping[object, object] = m  # type: ignore[assignment]  # checked by check_map
+    found = find_key(mapping, key)
+    return NOT_FOUND if found is NOT_FOUND else mapping[found]
 
 
 def get_key(m: object, key: object) -> object:
     """`(get m key)` with flexible keys; nil when absent."""
     found = _find(m, key)
-    return None if found is _ABSENT else found
+    return None if found is NOT_FOUND else found
 
 
 def get_or(m: object, key: object, default: object) -> object:
     """The value under `key`, or `default` only when the key is absent (`:or`)."""
     found = _find(m, key)
-    return default if found is _ABSENT else found
+    return default if found is NOT_FOUND else found
 
 
 def has_key(m: object, key: object) -> bool:
     """True when a flexible read of `key` finds an entry (even a nil one)."""
-    return _find(m, key) is not _ABSENT
+    return _find(m, key) is not NOT_FOUND
 
 
 #: Helper name (as used in `ir.RtCall.helper`) -> function; lowering binds `rt_<name>`.
