@@ -425,8 +425,12 @@ def test_if_let_destructures_and_else_does_not_see_binding() -> None:
 def test_when_first() -> None:
     node = body("(when-first [x [1]] x)")
     assert node == ir.Let(
-        (("v1_seq", call(B("seq"), ir.VectorLit((C(1),)))),),
-        ir.If(L("v1_seq"), ir.Let((("v2_x", call(B("first"), L("v1_seq"))),), L("v2_x")), NIL),
+        (("v1_seq", ir.RtCall("ds_seq", (ir.VectorLit((C(1),)),))),),
+        ir.If(
+            L("v1_seq"),
+            ir.Let((("v2_x", ir.RtCall("ds_nth", (L("v1_seq"), C(0)))),), L("v2_x")),
+            NIL,
+        ),
     )
 
 

@@ -19,6 +19,7 @@ def test_helpers_table() -> None:
         "ds_get",
         "ds_get_or",
         "ds_has",
+        "ds_seq",
     }
 
 
@@ -69,6 +70,13 @@ def test_rest_map() -> None:
 def test_rest_map_wraps_boolean_keys() -> None:
     out = d.rest_map([True, 1, 1, 2], 0)
     assert isinstance(out, dict) and len(out) == 2
+
+
+def test_seq_or_nil() -> None:
+    assert d.seq_or_nil([]) is None
+    assert d.seq_or_nil(None) is None
+    assert d.seq_or_nil([1]) == [1]
+    assert d.seq_or_nil("ab") == ["a", "b"]
 
 
 def test_check_map() -> None:

@@ -335,9 +335,9 @@ def _bind1(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
     inner: Bindings = []
     if name == "when-first":
         temp = an.fresh("seq")
-        value = ir.Call(ir.BuiltinRef("seq", span), (value,), span)
+        value = ir.RtCall("ds_seq", (value,), span)
         test: ir.Node = ir.Local(temp, span)
-        first = ir.Call(ir.BuiltinRef("first", span), (test,), span)
+        first = ir.RtCall("ds_nth", (test, ir.Const(0)), span)
         destructure(an, pattern, first, locals_, then_ctx, inner)
     else:
         if type(pattern) is Symbol:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from ptc_runtime.collections import is_map, is_vector, kind_name, to_key
+from ptc_runtime.collections import is_map, is_vector, kind_name, seq_items, to_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, find_key
 
@@ -63,6 +63,12 @@ def rest_map(vec: object, start: int) -> object:
     return out
 
 
+def seq_or_nil(coll: object) -> object:
+    """The elements of a seqable value, or nil when it has none (`when-first`)."""
+    items = seq_items(coll, "when-first")
+    return items if len(items) else None
+
+
 def check_map(value: object) -> object:
     """The value itself when a map pattern may read it (a map or nil)."""
     if value is None or is_map(value):
@@ -106,4 +112,5 @@ HELPERS: Final[dict[str, Callable[..., object]]] = {
     "ds_get": get_key,
     "ds_get_or": get_or,
     "ds_has": has_key,
+    "ds_seq": seq_or_nil,
 }
