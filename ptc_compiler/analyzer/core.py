@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-import regex
 from ptc_runtime.builtins.registry import BuiltinSpec
+from ptc_runtime.errors import PtcError
+from ptc_runtime.regexp import compile_regex
 from ptc_runtime.values import SymbolRef, keyword
 
 from ptc_compiler import ir
@@ -288,9 +289,7 @@ class Analyzer:
 def regex_lit(form: RegexForm) -> ir.RegexLit:
     """A regex literal, validated now so a bad pattern fails before anything runs."""
     try:
-        regex.compile(form.source)
-    except regex.error as exc:
-        raise error(
-            "invalid_form", f'invalid regex literal #"{form.source}": {exc}', form.span
-        ) from None
+        compile_regex(form.source)
+    except PtcError as exc:
+        raise error("invalid_form", f"invalid regex literal: {exc.message}", form.span) from None
     return ir.RegexLit(form.source, form.span)

@@ -118,6 +118,7 @@ _ALTERNATIVES = {
     "repeatedly": "sequences are eager and finite; use (for [_ (range n)] ...)",
     "dotimes": "use (doseq [i (range n)] ...)",
     "while": "use loop/recur",
+    "data": "data is not a value; read one key with data/<key>",
 }
 
 
