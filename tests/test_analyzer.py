@@ -196,6 +196,11 @@ EXACT = [
         id="def-self-lenient",
     ),
     pytest.param(
+        "(def inc (inc 1))",
+        ir.Def("inc", call(B("inc"), C(1))),
+        id="def-builtin-name-self-is-builtin",
+    ),
+    pytest.param(
         "(do (def x 1)) x", ir.Do((ir.Def("x", C(1)), ir.UserRef("x"))), id="def-in-do-visible"
     ),
     pytest.param(
@@ -636,6 +641,7 @@ ERRORS = [
     pytest.param("(def x 1 2 3)", "invalid_arity", 1, 1, None, id="def-too-many"),
     pytest.param("(defn f)", "invalid_arity", 1, 1, None, id="defn-no-params"),
     pytest.param("(defn)", "invalid_arity", 1, 1, None, id="defn-empty"),
+    pytest.param('(defn f "doc")', "invalid_arity", 1, 1, None, id="defn-doc-only"),
     pytest.param(
         "(defn f {:signature 1} [x] x)", "invalid_form", 1, 21, None, id="defn-attr-not-string"
     ),

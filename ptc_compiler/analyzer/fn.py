@@ -216,8 +216,9 @@ def _analyze_def(an: Analyzer, form: ListForm, ctx: Ctx, once: bool) -> ir.Node:
             form.span,
             hint=f"give a value: ({what} {name} value)",
         )
-    if name in an.known or name in ctx.locals:
-        value_ctx = ctx.sub
+    spec = an.builtins.get(name)
+    if name in an.known or name in ctx.locals or (spec is not None and spec.bare):
+        value_ctx = ctx.sub  # the name is otherwise known: no lenient self reference
     else:
         value_ctx = ctx.with_def_self(name)
     value = an.expr(args[0], value_ctx)
@@ -263,7 +264,7 @@ def analyze_defn(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
         signature, attr_doc = _attr_map(rest[0])
         doc = doc if attr_doc is None else attr_doc
         rest = rest[1:]
-    if not rest:
+    if not rest or (len(rest) == 1 and type(rest[0]) is Const):
         raise error("invalid_arity", "expected (defn name [params] body)", form.span)
     known_before = name in an.known
     an.known.add(name)  # the body may call the function by name
