@@ -11,12 +11,15 @@ from collections.abc import Mapping
 
 from ptc_runtime.builtins import (
     arithmetic,
+    bitwise,
     collections_,
     comparison,
+    math_,
     output,
     predicates,
     sequences,
     strings_core,
+    types_,
 )
 from ptc_runtime.builtins.registry import BuiltinSpec, build
 
@@ -29,6 +32,9 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         sequences.DECLS,
         strings_core.DECLS,
         output.DECLS,
+        math_.DECLS,
+        bitwise.DECLS,
+        types_.DECLS,
     ]
 )
 

@@ -1,0 +1,90 @@
+"""Rounding, powers, conversions, quote aliases and bitwise builtins (target §9.1-9.2)."""
+
+from __future__ import annotations
+
+from builtin_cases import cases, outcome
+
+MATH = [
+    ("(floor 3.7)", "3"),
+    ("(floor -3.2)", "-4"),
+    ("(floor 5)", "5"),
+    ("(floor ##Inf)", "##Inf"),
+    ("(floor ##NaN)", "##NaN"),
+    ("(floor nil)", "!type_error"),
+    ("(ceil 1.2)", "2"),
+    ("(ceil -1.2)", "-1"),
+    ('(ceil "1")', "!type_error"),
+    ("(round 2.5)", "3"),
+    ("(round -2.5)", "-3"),
+    ("(round 2.4)", "2"),
+    ("(round 0.49999999999999994)", "0"),
+    ("(round ##-Inf)", "##-Inf"),
+    ("(round true)", "!type_error"),
+    ("(trunc -3.9)", "-3"),
+    ("(trunc 3.9)", "3"),
+    ("(trunc 7)", "7"),
+    ("(sqrt 16)", "4.0"),
+    ("(sqrt -1)", "##NaN"),
+    ("(sqrt ##Inf)", "##Inf"),
+    ("(sqrt nil)", "!type_error"),
+    ("(pow 2 10)", "1024.0"),
+    ("(pow 0 -1)", "##Inf"),
+    ("(pow -0.0 -1)", "##-Inf"),
+    ("(pow -8 (/ 1 3))", "##NaN"),
+    ("(pow 1 ##Inf)", "##NaN"),
+    ("(pow ##NaN 0)", "1.0"),
+    ("(pow 10 400)", "##Inf"),
+    ("(pow -10 401)", "##-Inf"),
+    ("(pow 2 nil)", "!type_error"),
+    ("(double 3)", "3.0"),
+    ("(double ##Inf)", "##Inf"),
+    ('(double "3")', "!type_error"),
+    ("(float 1)", "1.0"),
+    ("(float ##-Inf)", "##-Inf"),
+    ("(int 3.9)", "3"),
+    ("(int -3.9)", "-3"),
+    ("(int ##NaN)", "0"),
+    ("(int ##Inf)", "!arithmetic_error"),
+    ("(int 3000000000)", "!arithmetic_error"),
+    ('(int "A")', "65"),
+    ('(int "AB")', "!type_error"),
+    ("(int nil)", "!type_error"),
+    ("(+' 1 2)", "3"),
+    ("(-' 5 1)", "4"),
+    ("(*' 2 3)", "6"),
+    ("(inc' 1)", "2"),
+    ("(dec' 1)", "0"),
+    ("(inc' nil)", "!type_error"),
+]
+
+BITS = [
+    ("(bit-and 12 10)", "8"),
+    ("(bit-and 12 10 8)", "8"),
+    ("(bit-or 12 10)", "14"),
+    ("(bit-xor 12 10)", "6"),
+    ("(bit-and-not 15 1 2)", "12"),
+    ("(bit-not 0)", "-1"),
+    ("(bit-shift-left 1 70)", "1180591620717411303424"),
+    ("(bit-shift-right -16 2)", "-4"),
+    ("(bit-set 0 3)", "8"),
+    ("(bit-clear 15 0)", "14"),
+    ("(bit-flip 5 1)", "7"),
+    ("(bit-test 5 2)", "true"),
+    ("(bit-test 5 1)", "false"),
+    ("(bit-and 1.0 1)", "!type_error"),
+    ("(bit-and nil 1)", "!type_error"),
+    ("(bit-shift-left 1 -1)", "!type_error"),
+    ("(bit-shift-left 1 10000000)", "!memory_exceeded"),
+    ("(bit-set 0 100000000)", "!memory_exceeded"),
+    ("(bit-shift-right 5 1.0)", "!type_error"),
+]
+
+
+@cases(MATH)
+def test_math(src: str, want: str) -> None:
+    assert outcome(src) == want
+
+
+@cases(BITS)
+def test_bitwise(src: str, want: str) -> None:
+    assert outcome(src) == want
