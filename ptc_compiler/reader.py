@@ -90,6 +90,9 @@ _ESCAPE_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
 _BACKSLASH_NEWLINE: Final = re.compile(r'"[^"\\]*(?:\\[^\r\n][^"\\]*)*\\[\r\n]')
 _TOKEN_TAIL: Final = re.compile(r'[^\s\x00-\x1f\x7f,;"@^`~()\[\]{}]*')
 
+#: Each surplus closer costs an exception inside lark; past this many, stop reading.
+_MAX_SURPLUS: Final = 1000
+
 #: A source of at most this many characters cannot hold more than MAX_NAMES distinct
 #: names: any two names need a character between them.
 _NAME_CHECK_FLOOR: Final = 2 * MAX_NAMES
@@ -170,7 +173,9 @@ class _Reading:
                 # that a later hard error wins over the count of surplus closers.
                 if err.token.type in _CLOSERS and not openers:
                     self.surplus.append(err.token)
-                    continue
+                    if len(self.surplus) < _MAX_SURPLUS:
+                        continue
+                    raise self._surplus_error() from None
                 raise
         if openers:
             opener = openers[-1]
@@ -246,11 +251,12 @@ class _Reading:
     def _surplus_error(self) -> ReadError:
         first = self.surplus[0]
         count = len(self.surplus)
+        quantity = f"at least {count}" if count >= _MAX_SURPLUS else str(count)
         closer = _CLOSER_TEXT[first.type]
         if all(tok.type == first.type for tok in self.surplus):
-            what = f"{_CLOSER_GROUP[first.type]}: {count} extra '{closer}' (first"
+            what = f"{_CLOSER_GROUP[first.type]}: {quantity} extra '{closer}' (first"
         else:
-            what = f"delimiters: {count} extra closing delimiters (first '{closer}'"
+            what = f"delimiters: {quantity} extra closing delimiters (first '{closer}'"
         return _error(f"unbalanced {what} at line {first.line}, column {first.column})", first)
 
 
