@@ -51,7 +51,8 @@ _INFINITE = {"range": 0, "repeat": 1, "cycle": 1, "iterate": 1}
 _INFINITE_HINT = {
     "range": "give a bound: (range n) or (range start end)",
     "repeat": "give a count: (repeat n x)",
-    "cycle": "give a count: (take n (cycle coll)) is not available; build the vector you need",
+    "cycle": "sequences are finite: repeat a collection n times with "
+    "(apply concat (repeat n coll))",
     "iterate": "give a bound: use loop/recur or reduce over (range n)",
 }
 
