@@ -22,7 +22,8 @@ from typing import Any, Literal
 
 from ptc_compiler.analyzer import AnalysisEnv, analyze
 from ptc_compiler.lower import lower
-from ptc_compiler.lower.check import GeneratedCodeRejected, check_module
+from ptc_compiler import ir
+from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted
 from ptc_compiler.reader import read
 from ptc_runtime import context
 from ptc_runtime.convert import from_host
@@ -79,15 +80,15 @@ class Program:
 
     source: str
     code: CodeType
-    module: ast.Module = field(repr=False)
+    ir: ir.Program = field(repr=False)
     fn_names: Mapping[str, str] = field(repr=False)
     tools: frozenset[str] = frozenset()
     data_keys: frozenset[str] = frozenset()
 
     @property
     def python_source(self) -> str:
-        """The generated Python, for reading (`ast.unparse` of the checked module)."""
-        return ast.unparse(self.module)
+        """The generated Python, for reading (lowering is deterministic: same code as compiled)."""
+        return ast.unparse(lower(self.ir).module)
 
     def run(
         self,
@@ -171,16 +172,17 @@ def compile(source: str, *, tools: frozenset[str] | None = None) -> Program:  # 
 def _compile_uncached(source: str, tools: frozenset[str] | None) -> Program:
     forms = read(source)
     analyzed = analyze(forms, AnalysisEnv(tools=tools))
-    lowered = lower(analyzed)
     try:
-        check_module(lowered.module)
+        lowered = lower(analyzed)  # includes the AST allow-list check
+        code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
+        # RestrictedPython rewrites the tree it checks: run it on the tree just compiled.
+        check_restricted(lowered.module)
     except GeneratedCodeRejected as exc:
         raise PtcError("internal_error", f"internal compiler error: {exc}") from None
-    code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
     return Program(
         source=source,
         code=code,
-        module=lowered.module,
+        ir=analyzed,
         fn_names=lowered.fn_names,
         tools=analyzed.tools,
         data_keys=analyzed.data_keys,

@@ -657,7 +657,7 @@ ERRORS = [
     pytest.param(
         "(loop [x 1] (do (recur 1) 2))", "invalid_form", 1, 17, None, id="recur-not-last-in-do"
     ),
-    pytest.param("(loop [x 1] (and (recur 1)))", "invalid_form", 1, 18, None, id="recur-in-and"),
+    pytest.param("(loop [x 1] (and (recur 1) 2))", "invalid_form", 1, 18, None, id="recur-in-and-not-last"),
     pytest.param(
         "(loop [x 1] (let [y (recur 1)] y))", "invalid_form", 1, 21, None, id="recur-in-binding"
     ),

@@ -181,7 +181,9 @@ def analyze_condp(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node
 
 def analyze_and(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
     sub = ctx.sub
-    items = tuple([an.expr(f, sub) for f in form.items[1:]])
+    operands = form.items[1:]
+    # The last operand is in tail position (Clojure's `and` expands to nested `if`s).
+    items = tuple(an.expr(f, sub, tail and i == len(operands) - 1) for i, f in enumerate(operands))
     if not items:
         return ir.Const(True, form.span)
     if len(items) == 1:
@@ -194,13 +196,14 @@ def analyze_or(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
 
     sub = ctx.sub
     items: list[ir.Node] = []
-    for f in form.items[1:]:
+    operands = form.items[1:]
+    for i, f in enumerate(operands):
         if type(f) is Symbol and f.ns is None:
             # Bare operands of `or` may be undefined: the (def x (or x init)) idiom.
             node = try_resolve(an, f, sub)
             items.append(ir.UserRef(f.name, True, f.span) if node is None else node)
         else:
-            items.append(an.expr(f, sub))
+            items.append(an.expr(f, sub, tail and i == len(operands) - 1))
     if not items:
         return ir.Const(None, form.span)
     if len(items) == 1:

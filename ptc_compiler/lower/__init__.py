@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ptc_compiler import ir
+from ptc_compiler.lower.check import finalize
 from ptc_compiler.lower.ctx import Ctx
 from ptc_compiler.lower.emit import Emitter
 from ptc_runtime.builtins.registry import BuiltinSpec
@@ -26,7 +27,10 @@ class LoweredModule:
 
 
 def lower(program: ir.Program, builtins: Mapping[str, BuiltinSpec] | None = None) -> LoweredModule:
-    """Lower an analyzed program to a Python module defining `program()`."""
+    """Lower an analyzed program to a Python module defining `program()`.
+
+    Raises `GeneratedCodeRejected` (a compiler bug) if the result leaves the allowed subset.
+    """
     if builtins is None:
         from ptc_runtime.builtins import BUILTINS
 
@@ -35,5 +39,5 @@ def lower(program: ir.Program, builtins: Mapping[str, BuiltinSpec] | None = None
     emitter = Emitter(builtins, cx)
     main = emitter.program(program.body)
     module = ast.Module(body=[*cx.hoisted, main], type_ignores=[])
-    ast.fix_missing_locations(module)
+    finalize(module)  # positions for every node + the allow-list, in one pass
     return LoweredModule(module, dict(cx.fn_names))

@@ -65,6 +65,8 @@ class Emitter:
         self.builtins = builtins
         self.cx = cx
         self.module_fns: set[str] = set()  # python names of fns defined at module level
+        self.free_memo: dict[int, frozenset[str]] = {}
+        self.recur_owners: set[int] = set()
 
     # ------------------------------------------------------------------ expressions
 
@@ -474,10 +476,8 @@ class Emitter:
         label = node.name or "fn"
         pyname = f"{cx.fresh('f')}_{sanitize(label)}"
         cx.fn_names[pyname] = label
-        free_idents = scan.free_locals(node)
-        if node.self_name is not None:
-            free_idents.discard(node.self_name)
-        captured = sorted(cx.fn_locals.get(i, i) for i in free_idents)
+        free_idents = scan.free_locals(node, self.free_memo) - {node.self_name}
+        captured = sorted(cx.fn_locals.get(i, i) for i in free_idents if i is not None)
         captured = [c for c in captured if c not in self.module_fns]
         saved_fn_locals = dict(cx.fn_locals)
         saved_recur = cx.recur
@@ -528,7 +528,7 @@ class Emitter:
             body.append(assign(arity.rest, helper("rest_args", load(arity.rest))))
         saved_numeric = cx.numeric
         try:
-            if any(True for _ in scan.tail_recurs(arity.body)):
+            if id(arity) in self.recur_owners:
                 idents = (*arity.params, *((arity.rest,) if arity.rest else ()))
                 cx.recur = LoopTarget(idents)
                 loop_body = self.tail(arity.body, return_sink)
@@ -549,6 +549,7 @@ class Emitter:
 
     def program(self, body: ir.Node) -> ast.FunctionDef:
         self.cx.recur = None
+        self.recur_owners = scan.recur_owners(body)
         stmts = [ast.Global(names=[FUEL]), *self.tail(body, return_sink)]
         return ast.FunctionDef(
             name="program",

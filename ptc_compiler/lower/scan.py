@@ -7,7 +7,8 @@ which lets arithmetic on them compile to plain Python operators).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ptc_compiler import ir
 
@@ -18,53 +19,51 @@ NUMERIC_RESULTS = frozenset({"+", "-", "*", "/", "inc", "dec", "quot", "rem", "m
 BOOLEAN_RESULTS = frozenset({"not", "=", "==", "not=", "<", ">", "<=", ">=", "boolean"})
 
 
-def children(node: ir.Node) -> Iterator[ir.Node]:
+def _for_children(node: ir.For) -> tuple[ir.Node, ...]:
+    out: list[ir.Node] = []
+    for c in node.clauses:
+        if isinstance(c, ir.ForBind):
+            out.append(c.coll)
+        elif isinstance(c, ir.ForLet):
+            out.extend(v for _, v in c.bindings)
+        else:
+            out.append(c.test)
+    out.append(node.body)
+    return tuple(out)
+
+
+def _pairs(pairs: tuple[tuple[ir.Node, ir.Node], ...]) -> tuple[ir.Node, ...]:
+    return tuple(x for pair in pairs for x in pair)
+
+
+_NONE: tuple[ir.Node, ...] = ()
+# Type-keyed dispatch: this runs hundreds of times per compile, a `match` would cost 3x.
+_CHILDREN: dict[type, Callable[[Any], tuple[ir.Node, ...]]] = {
+    ir.VectorLit: lambda n: n.items,
+    ir.SetLit: lambda n: n.items,
+    ir.And: lambda n: n.items,
+    ir.Or: lambda n: n.items,
+    ir.Do: lambda n: n.body,
+    ir.MapLit: lambda n: _pairs(n.pairs),
+    ir.If: lambda n: (n.test, n.then, n.else_),
+    ir.Let: lambda n: (*(v for _, v in n.bindings), n.body),
+    ir.Loop: lambda n: (*(v for _, v in n.bindings), n.body),
+    ir.Recur: lambda n: n.args,
+    ir.RtCall: lambda n: n.args,
+    ir.Fn: lambda n: tuple(a.body for a in n.arities),
+    ir.Call: lambda n: (n.fn, *n.args),
+    ir.ToolCall: lambda n: _NONE if n.arg is None else (n.arg,),
+    ir.Def: lambda n: (n.value,),
+    ir.Return: lambda n: (n.value,),
+    ir.Fail: lambda n: (n.value,),
+    ir.For: _for_children,
+}
+
+
+def children(node: ir.Node) -> tuple[ir.Node, ...]:
     """Direct child nodes of `node`, in evaluation order."""
-    match node:
-        case ir.VectorLit(items=items) | ir.SetLit(items=items) | ir.And(items=items) | ir.Or(
-            items=items
-        ):
-            yield from items
-        case ir.MapLit(pairs=pairs):
-            for k, v in pairs:
-                yield k
-                yield v
-        case ir.Do(body=body):
-            yield from body
-        case ir.If(test=t, then=a, else_=b):
-            yield t
-            yield a
-            yield b
-        case ir.Let(bindings=bs, body=body) | ir.Loop(bindings=bs, body=body):
-            for _, v in bs:
-                yield v
-            yield body
-        case ir.Recur(args=args) | ir.RtCall(args=args):
-            yield from args
-        case ir.Fn(arities=arities):
-            for a in arities:
-                yield a.body
-        case ir.Call(fn=fn, args=args):
-            yield fn
-            yield from args
-        case ir.ToolCall(arg=arg):
-            if arg is not None:
-                yield arg
-        case ir.Def(value=v) | ir.Return(value=v) | ir.Fail(value=v):
-            yield v
-        case ir.For(clauses=clauses, body=body):
-            for c in clauses:
-                match c:
-                    case ir.ForBind(coll=coll):
-                        yield coll
-                    case ir.ForWhen(test=t) | ir.ForWhile(test=t):
-                        yield t
-                    case ir.ForLet(bindings=bs):
-                        for _, v in bs:
-                            yield v
-            yield body
-        case _:
-            return
+    get = _CHILDREN.get(type(node))
+    return _NONE if get is None else get(node)
 
 
 def bound_here(node: ir.Node) -> Iterator[str]:
@@ -91,19 +90,52 @@ def bound_here(node: ir.Node) -> Iterator[str]:
             return
 
 
-def free_locals(fn: ir.Fn) -> set[str]:
-    """Local idents `fn` references that are bound outside it."""
+def free_locals(fn: ir.Fn, memo: dict[int, frozenset[str]] | None = None) -> frozenset[str]:
+    """Local idents `fn` references that are bound outside it.
+
+    `memo` (keyed by node id) lets nested fns be walked once, not once per enclosing fn.
+    """
+    if memo is not None and id(fn) in memo:
+        return memo[id(fn)]
     used: set[str] = set()
-    bound: set[str] = set()
-    stack: list[ir.Node] = [fn]
+    bound: set[str] = set(bound_here(fn))
+    stack: list[ir.Node] = list(children(fn))
     while stack:
         node = stack.pop()
         if isinstance(node, ir.Local):
             used.add(node.ident)
             continue
+        if isinstance(node, ir.Fn):
+            used.update(free_locals(node, memo))
+            continue
         bound.update(bound_here(node))
         stack.extend(children(node))
-    return used - bound
+    result = frozenset(used - bound)
+    if memo is not None:
+        memo[id(fn)] = result
+    return result
+
+
+def recur_owners(root: ir.Node) -> set[int]:
+    """Ids of the `Loop` and `FnArity` nodes that some `Recur` jumps to (one walk)."""
+    owners: set[int] = set()
+    stack: list[tuple[ir.Node, int]] = [(root, 0)]
+    while stack:
+        node, target = stack.pop()
+        if isinstance(node, ir.Recur):
+            owners.add(target)
+        elif isinstance(node, ir.Loop):
+            for _, init in node.bindings:
+                stack.append((init, target))
+            stack.append((node.body, id(node)))
+            continue
+        elif isinstance(node, ir.Fn):
+            for arity in node.arities:
+                stack.append((arity.body, id(arity)))
+            continue
+        for child in children(node):
+            stack.append((child, target))
+    return owners
 
 
 def tail_recurs(body: ir.Node) -> Iterator[ir.Recur]:
@@ -128,7 +160,7 @@ def inner_lets(body: ir.Node) -> list[tuple[str, ir.Node]]:
             continue
         if isinstance(node, ir.Let):
             out.extend(node.bindings)
-        stack.extend(reversed(list(children(node))))
+        stack.extend(reversed(children(node)))
     return out
 
 
