@@ -1,0 +1,63 @@
+"""The `ptc` command line, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ptc(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ptc_compiler.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def test_run_expression_prints_value() -> None:
+    out = ptc("run", "-e", '(str "n=" (count [1 2 3]))')
+    assert out.returncode == 0 and out.stdout == '"n=3"\n'
+
+
+def test_run_file_with_data(tmp_path: Path) -> None:
+    (tmp_path / "p.clj").write_text("(reduce + (map :v data/items))")
+    (tmp_path / "d.json").write_text(json.dumps({"items": [{"v": 1}, {"v": 2}]}))
+    out = ptc("run", str(tmp_path / "p.clj"), "--data", str(tmp_path / "d.json"))
+    assert out.returncode == 0 and out.stdout.strip() == "3"
+
+
+def test_run_error_goes_to_stderr_with_position() -> None:
+    out = ptc("run", "-e", "(+ 1\n (undefined-thing))")
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith("exception: unbound_var: ") and "(2:3)" in out.stderr
+
+
+def test_compile_emits_python() -> None:
+    out = ptc("compile", "-e", "(defn f [x] (* x 2))", "--emit", "python")
+    assert out.returncode == 0 and "def program():" in out.stdout and "def f" in out.stdout
+
+
+def test_check_reports_without_running(tmp_path: Path) -> None:
+    out = ptc("check", "-e", '(println "side effect") (let [x] x)')
+    assert out.returncode == 1 and "invalid_form" in out.stderr and "side effect" not in out.stdout
+    ok = ptc("check", "-e", "(+ 1 2)")
+    assert ok.returncode == 0
+
+
+def test_demo_example_runs() -> None:
+    out = ptc(
+        "run", "examples/orders.clj", "--data", "examples/orders.json", "--tools", "examples/tools.py"
+    )
+    assert out.returncode == 0, out.stderr
+    assert "paid orders:" in out.stdout and ":total-revenue" in out.stdout
+
+
+def test_missing_file_is_a_clean_error() -> None:
+    out = ptc("run", "/nonexistent/program.clj")
+    assert out.returncode != 0 and "Traceback" not in out.stderr
