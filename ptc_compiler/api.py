@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any, Literal
 
+from ptc_compiler import ir
 from ptc_compiler.analyzer import AnalysisEnv, analyze
 from ptc_compiler.lower import lower
-from ptc_compiler import ir
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted
 from ptc_compiler.reader import read
 from ptc_runtime import context
@@ -148,7 +148,7 @@ _cache: OrderedDict[tuple[str, frozenset[str] | None], Program] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def compile(source: str, *, tools: frozenset[str] | None = None) -> Program:  # noqa: A001
+def compile(source: str, *, tools: frozenset[str] | None = None) -> Program:
     """Compile PTC-Lisp `source` to a `Program`; raises `PtcError` for a bad program.
 
     `tools`: the granted tool names; when given, a reference to any other tool is an

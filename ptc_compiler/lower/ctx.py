@@ -101,7 +101,9 @@ def at(span: Span, node: ast.AST) -> ast.AST:
         node.lineno = span.line  # type: ignore[attr-defined]
         node.col_offset = max(span.col - 1, 0)  # type: ignore[attr-defined]
         node.end_lineno = max(span.end_line, span.line)  # type: ignore[attr-defined]
-        end_col = span.end_col - 1 if span.end_line > span.line else max(span.end_col - 1, span.col - 1)
+        end_col = (
+            span.end_col - 1 if span.end_line > span.line else max(span.end_col - 1, span.col - 1)
+        )
         node.end_col_offset = max(end_col, 0)  # type: ignore[attr-defined]
     return node
 

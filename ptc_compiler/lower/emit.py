@@ -27,8 +27,8 @@ from ptc_compiler.lower.ctx import (
     NS,
     NSC,
     Ctx,
-    Lowered,
     LoopTarget,
+    Lowered,
     assign,
     at,
     call,
@@ -312,7 +312,7 @@ class Emitter:
             return None
         if name in ARITH and n >= 2:
             return chain_binop(ARITH[name], exprs)
-        if name == "+" and n == 1 or name == "*" and n == 1:
+        if (name == "+" and n == 1) or (name == "*" and n == 1):
             return exprs[0]
         if name == "-" and n == 1:
             return ast.UnaryOp(op=ast.USub(), operand=exprs[0])
@@ -320,9 +320,13 @@ class Emitter:
             op: ast.operator = ast.Add() if name == "inc" else ast.Sub()
             return ast.BinOp(left=exprs[0], op=op, right=ast.Constant(1))
         if name in COMPARE and n >= 2:
-            return ast.Compare(left=exprs[0], ops=[COMPARE[name]() for _ in exprs[1:]], comparators=exprs[1:])
+            return ast.Compare(
+                left=exprs[0], ops=[COMPARE[name]() for _ in exprs[1:]], comparators=exprs[1:]
+            )
         if name in ("=", "==") and n >= 2:
-            return ast.Compare(left=exprs[0], ops=[ast.Eq() for _ in exprs[1:]], comparators=exprs[1:])
+            return ast.Compare(
+                left=exprs[0], ops=[ast.Eq() for _ in exprs[1:]], comparators=exprs[1:]
+            )
         if name in SIGN and n == 1:
             return ast.Compare(left=exprs[0], ops=[SIGN[name]()], comparators=[ast.Constant(0)])
         return None
@@ -381,7 +385,11 @@ class Emitter:
         for item in reversed(init):
             low = self.expr(item)
             test = nil_or_false(t) if is_and else not_nil_or_false(t)
-            rest = [*low.stmts, assign(t, low.expr), ast.If(test=test, body=sink(load(t)), orelse=rest)]
+            rest = [
+                *low.stmts,
+                assign(t, low.expr),
+                ast.If(test=test, body=sink(load(t)), orelse=rest),
+            ]
         return rest
 
     def recur(self, node: ir.Recur, args: Sequence[ir.Node]) -> list[ast.stmt]:

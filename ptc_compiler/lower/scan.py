@@ -13,7 +13,9 @@ from typing import Any
 from ptc_compiler import ir
 
 #: Builtins whose result is always a number (or the call fails): safe to treat as numeric.
-NUMERIC_RESULTS = frozenset({"+", "-", "*", "/", "inc", "dec", "quot", "rem", "mod", "abs", "count"})
+NUMERIC_RESULTS = frozenset(
+    {"+", "-", "*", "/", "inc", "dec", "quot", "rem", "mod", "abs", "count"}
+)
 
 #: Builtins that always return a boolean, beyond the `?`-suffixed predicates.
 BOOLEAN_RESULTS = frozenset({"not", "=", "==", "not=", "<", ">", "<=", ">=", "boolean"})
