@@ -13,10 +13,9 @@ import ast
 import builtins
 import hashlib
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import CodeType
 from typing import Any, Literal
 
@@ -25,11 +24,11 @@ from ptc_compiler.analyzer import AnalysisEnv, analyze
 from ptc_compiler.lower import lower
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted
 from ptc_compiler.reader import read
-from ptc_runtime import context
-from ptc_runtime.convert import from_host
+from ptc_runtime import seam
+from ptc_runtime.bindings import namespace_from_tools
 from ptc_runtime.errors import PtcError
-from ptc_runtime.executor import GENERATED_FILENAME, Outcome, execute
-from ptc_runtime.printer import pr_str
+from ptc_runtime.executor import GENERATED_FILENAME
+from ptc_runtime.limits import DEFAULT_LIMITS, Limits
 
 Outcome_ = Literal["value", "return", "fail", "error"]
 
@@ -97,71 +96,60 @@ class Program:
         tools: Mapping[str, Callable[..., Any]] | None = None,
         timeout_ms: float | None = 1000,
         max_steps: int = 10_000_000,
+        **options: Any,
     ) -> RunResult:
-        """Execute this program once with its own fresh state."""
-        ctx = make_context(data=data, tools=tools, timeout_ms=timeout_ms, max_steps=max_steps)
-        return result_of(execute(self.code, ctx, self.fn_names), ctx)
+        """Execute this program once with its own fresh state (options as for `run`)."""
+        return run(
+            self.source, data=data, tools=tools, timeout_ms=timeout_ms, max_steps=max_steps,
+            **options,
+        )
 
 
-def make_context(
-    *,
-    data: Mapping[str, Any] | None,
-    tools: Mapping[str, Callable[..., Any]] | None,
-    timeout_ms: float | None,
-    max_steps: int,
-) -> context.RunContext:
-    """A fresh run context; validates the options (raises ValueError for caller misuse)."""
-    if max_steps <= 0:
-        raise ValueError("max_steps must be positive")
-    if timeout_ms is not None and not timeout_ms > 0:
-        raise ValueError("timeout_ms must be positive or None")
-    deadline = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000.0
-    host_data = from_host(dict(data)) if data else {}
-    return context.RunContext(
-        max_steps=max_steps,
-        deadline=deadline,
-        data=host_data,  # type: ignore[arg-type]
-        tools=dict(tools or {}),
-    )
+def result_of(res: seam.RunResult) -> RunResult:
+    """The public result for a seam result."""
+    output = res.text
+    err = res.error
+    failure = None
+    if err is not None:
+        failure = RunFailure(err.kind, err.code, err.message, err.line, err.column, err.hint)
+    if res.outcome == "fail":
+        value = res.native_value if res.native_value is not seam.MISSING else res.fail_value
+        return RunResult(False, value, output, failure, "fail", res.steps)
+    if failure is not None:
+        return RunResult(False, None, output, failure, "error", res.steps)
+    value = res.native_value if res.native_value is not seam.MISSING else res.value
+    if value is seam.MISSING:
+        value = None
+    return RunResult(True, value, output, None, res.outcome, res.steps)
 
 
-def result_of(outcome: Outcome, ctx: context.RunContext) -> RunResult:
-    output = "".join(ctx.output)
-    steps = ctx.steps_used
-    if outcome.status == "error":
-        assert outcome.error is not None
-        return RunResult(False, None, output, RunFailure.from_error(outcome.error), "error", steps)
-    if outcome.status == "fail":
-        failure = RunFailure("exception", "fail", "fail: " + _preview(outcome.value))
-        return RunResult(False, outcome.value, output, failure, "fail", steps)
-    return RunResult(True, outcome.value, output, None, outcome.status, steps)
-
-
-def _preview(value: object) -> str:
-    try:
-        return pr_str(value)[:400]
-    except PtcError:
-        return "<unprintable value>"
-
-
-_cache: OrderedDict[tuple[str, frozenset[str] | None], Program] = OrderedDict()
+_CacheKey = tuple[str, frozenset[str] | None, frozenset[str], bool]
+_cache: OrderedDict[_CacheKey, Program] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def compile(source: str, *, tools: frozenset[str] | None = None) -> Program:
+def compile(
+    source: str,
+    *,
+    tools: frozenset[str] | None = None,
+    user_names: frozenset[str] = frozenset(),
+    guards: bool = True,
+) -> Program:
     """Compile PTC-Lisp `source` to a `Program`; raises `PtcError` for a bad program.
 
     `tools`: the granted tool names; when given, a reference to any other tool is an
-    analysis error (`unknown_tool`) before anything runs.
+    analysis error (`unknown_tool`) before anything runs. `user_names`: definitions that
+    already exist (a state owner's earlier runs). `guards=False` omits the step-budget
+    checks (benchmarks only: such code is not safe to run on untrusted programs).
     """
     digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-    key = (digest, tools)
+    key = (digest, tools, frozenset(user_names), guards)
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    program = _compile_uncached(source, tools)
+    program = _compile_uncached(source, tools, frozenset(user_names), guards)
     with _cache_lock:
         _cache[key] = program
         while len(_cache) > CACHE_SIZE:
@@ -169,11 +157,13 @@ def compile(source: str, *, tools: frozenset[str] | None = None) -> Program:
     return program
 
 
-def _compile_uncached(source: str, tools: frozenset[str] | None) -> Program:
+def _compile_uncached(
+    source: str, tools: frozenset[str] | None, user_names: frozenset[str], guards: bool
+) -> Program:
     forms = read(source)
-    analyzed = analyze(forms, AnalysisEnv(tools=tools))
+    analyzed = analyze(forms, AnalysisEnv(user_names=user_names, tools=tools))
     try:
-        lowered = lower(analyzed)  # includes the AST allow-list check
+        lowered = lower(analyzed, guards=guards)  # includes the AST allow-list check
         code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
         # RestrictedPython rewrites the tree it checks: run it on the tree just compiled.
         check_restricted(lowered.module)
@@ -189,6 +179,66 @@ def _compile_uncached(source: str, tools: frozenset[str] | None) -> Program:
     )
 
 
+def _compile_for_seam(
+    source: str, tools: frozenset[str] | None, user_names: frozenset[str]
+) -> Program:
+    return compile(source, tools=tools, user_names=user_names)
+
+
+_runtimes: dict[str, seam.Runtime] = {}
+_runtimes_lock = threading.Lock()
+
+
+def runtime(mode: seam.Mode = "in-process", *, limits: Limits | None = None,
+            pool_size: int = 2) -> seam.Runtime:
+    """A new seed-003 `Runtime` backed by this compiler (the caller owns and closes it)."""
+    return seam.Runtime(
+        _compile_for_seam, mode=mode, limits=limits or DEFAULT_LIMITS, pool_size=pool_size
+    )
+
+
+def default_runtime(mode: seam.Mode = "in-process") -> seam.Runtime:
+    """The shared runtime `run`/`arun` use for `mode` (created on first use)."""
+    with _runtimes_lock:
+        rt = _runtimes.get(mode)
+        if rt is None:
+            rt = runtime(mode)
+            _runtimes[mode] = rt
+        return rt
+
+
+def _spec(
+    source: str,
+    data: Mapping[str, Any] | None,
+    tools: Mapping[str, Callable[..., Any]] | None,
+    timeout_ms: float | None,
+    max_steps: int,
+    options: dict[str, Any],
+) -> tuple[seam.Runtime, seam.RunSpec]:
+    known = {"mode", "cancel", "state_owner", "runtime", "bindings"}
+    unknown = set(options) - known
+    if unknown:
+        raise TypeError(f"unknown run option(s): {', '.join(sorted(unknown))}")
+    rt = options.get("runtime") or default_runtime(options.get("mode", "in-process"))
+    bindings = tuple(options.get("bindings") or namespace_from_tools(tools))
+    if options.get("bindings") and tools:
+        raise TypeError("give tools= or bindings=, not both")
+    request = seam.RunRequest(
+        program=source,
+        bindings=bindings,
+        data=data,
+        timeout_ms=timeout_ms,
+        cancel=options.get("cancel"),
+        state_owner=options.get("state_owner"),
+        discard_completion=rt.mode == "in-process",
+        max_steps=max_steps,
+    )
+    spec = rt.resolve(request)
+    if rt.mode == "in-process":
+        spec = replace(spec, native=True)
+    return rt, spec
+
+
 def run(
     source: str,
     *,
@@ -196,13 +246,29 @@ def run(
     tools: Mapping[str, Callable[..., Any]] | None = None,
     timeout_ms: float | None = 1000,
     max_steps: int = 10_000_000,
+    **options: Any,
 ) -> RunResult:
-    """Compile and run `source`; never raises for anything the program does."""
-    try:
-        program = compile(source, tools=frozenset(tools or {}))
-    except PtcError as err:
-        return RunResult(False, None, "", RunFailure.from_error(err), "error")
-    except RecursionError:
-        failure = RunFailure("exception", "parse_error", "program too deeply nested")
-        return RunResult(False, None, "", failure, "error")
-    return program.run(data=data, tools=tools, timeout_ms=timeout_ms, max_steps=max_steps)
+    """Compile and run `source`; never raises for anything the program does.
+
+    Options: `mode` ("in-process" or "isolated"), `cancel` (a `CancelToken`),
+    `state_owner` (any object: definitions and *1..*3 persist across its runs),
+    `runtime` (a `Runtime` from `runtime()`), `bindings` (instead of `tools`).
+    In-process runs return the completion as a PTC value; isolated runs return its
+    JSON projection.
+    """
+    rt, spec = _spec(source, data, tools, timeout_ms, max_steps, options)
+    return result_of(rt.run(spec))
+
+
+async def arun(
+    source: str,
+    *,
+    data: Mapping[str, Any] | None = None,
+    tools: Mapping[str, Callable[..., Any]] | None = None,
+    timeout_ms: float | None = 1000,
+    max_steps: int = 10_000_000,
+    **options: Any,
+) -> RunResult:
+    """`run` for async hosts: tools may be coroutine functions, awaited on this loop."""
+    rt, spec = _spec(source, data, tools, timeout_ms, max_steps, options)
+    return result_of(await rt.arun(spec))

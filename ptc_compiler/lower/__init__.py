@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ptc_compiler import ir
 from ptc_compiler.lower.check import finalize
-from ptc_compiler.lower.ctx import Ctx
+from ptc_compiler.lower.ctx import FUEL, Ctx
 from ptc_compiler.lower.emit import Emitter
 from ptc_runtime.builtins.registry import BuiltinSpec
 
@@ -26,8 +26,15 @@ class LoweredModule:
     fn_names: Mapping[str, str]
 
 
-def lower(program: ir.Program, builtins: Mapping[str, BuiltinSpec] | None = None) -> LoweredModule:
+def lower(
+    program: ir.Program,
+    builtins: Mapping[str, BuiltinSpec] | None = None,
+    *,
+    guards: bool = True,
+) -> LoweredModule:
     """Lower an analyzed program to a Python module defining `program()`.
+
+    `guards=False` leaves out the step-budget checks (benchmarks of guard overhead only).
 
     Raises `GeneratedCodeRejected` (a compiler bug) if the result leaves the allowed subset.
     """
@@ -39,5 +46,28 @@ def lower(program: ir.Program, builtins: Mapping[str, BuiltinSpec] | None = None
     emitter = Emitter(builtins, cx)
     main = emitter.program(program.body)
     module = ast.Module(body=[*cx.hoisted, main], type_ignores=[])
+    if not guards:
+        module = _Unguard().visit(module)
     finalize(module)  # positions for every node + the allow-list, in one pass
     return LoweredModule(module, dict(cx.fn_names))
+
+
+class _Unguard(ast.NodeTransformer):
+    """Drop `FUEL -= 1` and `if FUEL < 0: FUEL = rt_refuel()` (see `ctx.fuel_check`)."""
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | None:
+        if isinstance(node.target, ast.Name) and node.target.id == FUEL:
+            return None
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.AST | None:
+        t = node.test
+        if (
+            isinstance(t, ast.Compare)
+            and isinstance(t.left, ast.Name)
+            and t.left.id == FUEL
+            and not node.orelse
+        ):
+            return None
+        self.generic_visit(node)
+        return node

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ptc_runtime.errors import Aborted, LimitExceeded, PtcError
+from ptc_runtime.errors import Aborted, LimitExceeded, PtcError, bound_message
 
 DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_TIMEOUT_MS = 1_000
@@ -24,6 +24,17 @@ DEFAULT_MAX_OUTPUT_BYTES = 1_000_000
 DEFAULT_PRINT_LINE_CHARS = 2_000
 #: Steps handed to generated code between checks of the budget, deadline and cancel token.
 FUEL_CHUNK = 1_000
+
+
+class SharedRunState:
+    """What a run shares with its parallel workers (guarded by `lock`)."""
+
+    __slots__ = ("live_workers", "lock", "tool_calls")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.live_workers = 0
+        self.tool_calls = 0
 
 
 class CancelToken:
@@ -59,6 +70,28 @@ class RunContext:
     steps_used: int = 0
     tool_calls: int = 0
     fuel_given: int = 0  # size of the last chunk handed to generated code
+    #: Calls a tool with normalised arguments; set by the seam (in-process or worker proxy).
+    tool_invoker: Callable[[str, object], object] | None = None
+    #: Shared by a run and its pmap/pcalls workers: live workers, tool-call count, lock.
+    shared: SharedRunState = field(default_factory=lambda: SharedRunState())
+    #: Free-form settings of the seam (limits, host event loop) read by builtins.
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def invoke_tool(self, name: str, args: object) -> object:
+        """Call tool `name` with normalised JSON-like `args` through the run's invoker."""
+        if self.tool_invoker is not None:
+            return self.tool_invoker(name, args)
+        fn = self.tools.get(name)
+        if fn is None:
+            raise PtcError("unknown_tool", f"Unknown tool: {name}")
+        self.tool_calls += 1
+        try:
+            return fn(args)
+        except PtcError:
+            raise
+        except Exception as exc:  # the host's tool failed: bounded, without a traceback
+            text = bound_message(str(exc) or type(exc).__name__, 300)
+            raise PtcError("tool_error", f"tool/{name} failed: {text}") from None
 
     def first_fuel(self) -> int:
         """The initial fuel chunk for a run's generated code."""

@@ -18,7 +18,7 @@ from ptc_runtime import context
 from ptc_runtime.collections import PSet, as_fn, seq_items, to_key
 from ptc_runtime.convert import from_host, to_tool_args
 from ptc_runtime.destructure import HELPERS as DESTRUCTURE_HELPERS
-from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal, bound_message
+from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.printer import pr_str
 from ptc_runtime.regexp import compile_regex
@@ -160,11 +160,9 @@ def history(n: int) -> object:
 
 
 def tool(name: str, arg: object) -> object:
-    """`(tool/name arg)`: normalise the argument map, call the host, convert the result."""
+    """`(tool/name arg)`: normalise the argument map and call the host through the run's
+    invoker (in-process bindings or the isolated worker's proxy); the result is PTC data."""
     ctx = context.current()
-    fn = ctx.tools.get(name)
-    if fn is None:
-        raise PtcError("unknown_tool", f"Unknown tool: {name}")
     if arg is None:
         arg = {}
     if not isinstance(arg, Mapping) and not hasattr(arg, "items"):
@@ -175,15 +173,7 @@ def tool(name: str, arg: object) -> object:
         )
     args = to_tool_args(arg)
     ctx.check_time()
-    ctx.tool_calls += 1
-    try:
-        result = fn(args)
-    except PtcError:
-        raise
-    except Exception as exc:  # the host's tool failed: report it, bounded, without a traceback
-        text = bound_message(str(exc) or type(exc).__name__, 300)
-        raise PtcError("tool_error", f"tool/{name} failed: {text}") from None
-    return from_host(result)
+    return from_host(ctx.invoke_tool(name, args))
 
 
 def toolfn(name: str) -> Callable[..., object]:
