@@ -14,10 +14,13 @@ from ptc_runtime.builtins import (
     bitwise,
     collections_,
     comparison,
+    format_,
     math_,
     output,
     predicates,
+    regex_,
     sequences,
+    strings,
     strings_core,
     types_,
 )
@@ -35,6 +38,9 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         math_.DECLS,
         bitwise.DECLS,
         types_.DECLS,
+        regex_.DECLS,
+        strings.DECLS,
+        format_.DECLS,
     ]
 )
 

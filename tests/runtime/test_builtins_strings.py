@@ -1,0 +1,133 @@
+"""String builtins of target §9.14 and `format` (code-point indexes, decision 15)."""
+
+from __future__ import annotations
+
+from builtin_cases import cases, outcome
+
+STRINGS = [
+    ('(join [1 :a nil "s"])', '"1:as"'),
+    ('(join ", " [1 2])', '"1, 2"'),
+    ('(str/join "-" #{1})', '"1"'),
+    ("(join nil)", '""'),
+    ('(join "," "ab")', "!type_error"),
+    ('(join "," 5)', "!type_error"),
+    ('(split "a,b,," #",")', '["a" "b"]'),
+    ('(split "a,b" ",")', '["a" "b"]'),
+    ('(split "abc" "")', '["a" "b" "c"]'),
+    ('(split "abc" #"")', '["a" "b" "c"]'),
+    ('(split "" #",")', '[""]'),
+    ('(split "a  b" #"\\s+")', '["a" "b"]'),
+    ('(split "a b" "ab")', "!type_error"),
+    ('(split nil #",")', "!type_error"),
+    ('(split-lines "a\\r\\nb\\n\\n")', '["a" "b"]'),
+    ('(split-lines "")', '[""]'),
+    ('(trim "  x \\t")', '"x"'),
+    ('(triml "  x ")', '"x "'),
+    ('(trimr "  x ")', '"  x"'),
+    ("(trim nil)", "!type_error"),
+    ('(trim-newline "x\\r\\n\\n")', '"x"'),
+    ('[(blank? nil) (blank? "") (blank? " \\t") (blank? "a")]', "[true true true false]"),
+    ("(blank? 1)", "!type_error"),
+    ('(upper-case "straße")', '"STRASSE"'),
+    ('(upcase "a")', '"A"'),
+    ('(lower-case "ÀB")', '"àb"'),
+    ('(downcase "A")', '"a"'),
+    ("(upper-case 12)", "!type_error"),
+    (
+        '[(starts-with? "abc" "ab") (ends-with? "abc" "bc") (includes? "abc" "")]',
+        "[true true true]",
+    ),
+    ('(starts-with? nil "a")', "!type_error"),
+    ('(index-of "héllo" "l")', "2"),
+    ('(index-of "😀ab" "b")', "2"),
+    ('(index-of "abc" "")', "0"),
+    ('(index-of "abcabc" "b" 2)', "4"),
+    ('(index-of "abc" "z")', "nil"),
+    ('(index-of "abc" "b" 1.0)', "!type_error"),
+    ('(last-index-of "aaa" "aa")', "1"),
+    ('(last-index-of "abc" "")', "3"),
+    ('(last-index-of "abcabc" "b" 3)', "1"),
+    ('(last-index-of "abc" "b" -1)', "nil"),
+    ('[(name :a-b) (name "s")]', '["a-b" "s"]'),
+    ("(name nil)", "!type_error"),
+    ("(name 1)", "!type_error"),
+    ('[(keyword "a-b") (keyword :k) (keyword nil) (keyword "1x?")]', "[:a-b :k nil :1x?]"),
+    ('(keyword "a b")', "!runtime_error"),
+    ('(keyword "")', "!runtime_error"),
+    ("(keyword 1)", "!type_error"),
+    (
+        '[(parse-long "42") (parse-long "-7") (parse-long "+3") (parse-long " 1") (parse-long nil)]',
+        "[42 -7 3 nil nil]",
+    ),
+    ('(parse-long "9223372036854775808")', "nil"),
+    ('(parse-int "12")', "12"),
+    (
+        '[(parse-double "42") (parse-double "1e3") (parse-double "NaN") (parse-double "x")]',
+        "[42.0 1000.0 ##NaN nil]",
+    ),
+    ('[(parse-double "-Infinity") (parse-double ".5") (parse-double 1)]', "[##-Inf 0.5 nil]"),
+    (
+        '[(parse-boolean "true") (parse-boolean "false") (parse-boolean "TRUE") (parse-boolean 1)]',
+        "[true false nil nil]",
+    ),
+    ('(replace "a-b-c" "-" "+")', '"a+b+c"'),
+    ('(replace "a1b22" #"\\d+" "<$0>")', '"a<1>b<22>"'),
+    ('(replace "2024-01-31" #"(\\d+)-(\\d+)-(\\d+)" "$3/$2/$1")', '"31/01/2024"'),
+    ('(replace "a.b" #"\\." "\\\\$")', '"a$b"'),
+    ('(replace "ab" #"(?<x>a)" "${x}${x}")', '"aab"'),
+    ('(replace "ab" #"a" "$2")', "!runtime_error"),
+    ('(replace "ab" #"a" "$")', "!runtime_error"),
+    ('(replace "ab" #"[ab]" upper-case)', '"AB"'),
+    ('(replace "ab" "a" 1)', "!type_error"),
+    ('(replace nil "a" "b")', "!type_error"),
+    ("(replace {:a 1 :b 2} [:a :c :b])", "[1 :c 2]"),
+    ('(replace ["x" "y"] [0 1 5])', '["x" "y" 5]'),
+    ('(extract "id=(\\\\d+)" "x id=42")', '"42"'),
+    ('(extract #"(\\w+)@(\\w+)" "me@host" 2)', '"host"'),
+    ('(extract #"(\\w+)@(\\w+)" "me@host" 0)', '"me@host"'),
+    ('(extract #"z(\\d)" "abc")', "nil"),
+    ('(extract #"(\\d)" nil)', "nil"),
+    ('(extract-int #"id=(\\d+)" "x id=42")', "42"),
+    ('(extract-int #"id=(\\w+)" "id=x" 1 -1)', "-1"),
+    ('(extract-int #"id=(\\d+)" "none")', "nil"),
+]
+
+FORMAT = [
+    ('(format "%s|%5d|%-5s|" nil 42 "ab")', '"|   42|ab   |"'),
+    ('(format "%.2f" 3.14159)', '"3.14"'),
+    ('(format "%f" 1)', '"1.000000"'),
+    ('(format "%.2f" 0.125)', '"0.13"'),
+    ('(format "%08.2f" -3.5)', '"-0003.50"'),
+    ('(format "%e" 12345.678)', '"1.234568e+04"'),
+    ('(format "%x %o %X" 255 8 255)', '"ff 10 FF"'),
+    ('(format "%x" -1)', '"ffffffffffffffff"'),
+    ('(format "%,d|%+d|%(d" 1234567 5 -3)', '"1,234,567|+5|(3)"'),
+    ('(format "100%%")', '"100%"'),
+    ('(format "%2$s %1$s" "a" "b")', '"b a"'),
+    ('(format "%s %f" ##Inf ##NaN)', '"Infinity NaN"'),
+    ('(format "%s" :k)', '":k"'),
+    ('(format "%.2s" "abc")', '"ab"'),
+    ('(format "%b %c" nil 65)', '"false A"'),
+    ('(format "%s" "x" "extra")', '"x"'),
+    ('(format "%d" nil)', "!runtime_error"),
+    ('(format "%d" 1.5)', "!runtime_error"),
+    ('(format "%d" ##Inf)', "!runtime_error"),
+    ('(format "%d" "1")', "!runtime_error"),
+    ('(format "%q" 1)', "!runtime_error"),
+    ('(format "%#x" 1)', "!runtime_error"),
+    ('(format "%s")', "!runtime_error"),
+    ('(format "%99999s" 1)', "!runtime_error"),
+    ('(format "%.5000f" 1.0)', "!runtime_error"),
+    ('(format "abc%")', "!runtime_error"),
+    ("(format nil)", "!type_error"),
+]
+
+
+@cases(STRINGS)
+def test_strings(src: str, want: str) -> None:
+    assert outcome(src) == want
+
+
+@cases(FORMAT)
+def test_format(src: str, want: str) -> None:
+    assert outcome(src) == want
