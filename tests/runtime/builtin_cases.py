@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ptc_runtime.printer import pr_str
 
 from ptc_compiler import run
+from ptc_runtime.printer import pr_str
 
 
 def outcome(src: str, **kwargs: Any) -> str:
