@@ -15,6 +15,7 @@ from ptc_runtime.builtins import (
     collections_,
     comparison,
     format_,
+    json_,
     math_,
     output,
     predicates,
@@ -41,6 +42,7 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         regex_.DECLS,
         strings.DECLS,
         format_.DECLS,
+        json_.DECLS,
     ]
 )
 
