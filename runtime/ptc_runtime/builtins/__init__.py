@@ -10,13 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ptc_runtime.builtins import (
+    aggregation,
     arithmetic,
     bitwise,
     collections_,
+    combinators,
     comparison,
     format_,
+    introspect,
     json_,
     math_,
+    ordering,
     output,
     predicates,
     regex_,
@@ -43,6 +47,10 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         strings.DECLS,
         format_.DECLS,
         json_.DECLS,
+        introspect.DECLS,
+        ordering.DECLS,
+        aggregation.DECLS,
+        combinators.DECLS,
     ]
 )
 

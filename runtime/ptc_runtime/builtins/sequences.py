@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
+from ptc_runtime.builtins.keyed import pluck
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import (
     PMap,
@@ -23,6 +24,7 @@ from ptc_runtime.collections import (
 )
 from ptc_runtime.collections import conj as conj1
 from ptc_runtime.errors import PtcError
+from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
 
@@ -139,11 +141,14 @@ def into(to: object, frm: object) -> object:
 
 
 @declare(DECLS, "map", variadic_min=2, doc="Vector of (f x) for each x; several colls are zipped.")
-def map_(f: object, *colls: object) -> list[object]:
+def map_(f: object, coll: object, *colls: object) -> list[object]:
+    if not colls:
+        if type(f) is Keyword:  # (map :k rows): one comprehension over plain dicts
+            return pluck(seq_items(coll, "map"), f)
+        fn = as_fn(f, "map")
+        return [fn(x) for x in seq_items(coll, "map")]
     fn = as_fn(f, "map")
-    if len(colls) == 1:
-        return [fn(x) for x in seq_items(colls[0], "map")]
-    seqs = [seq_items(c, "map") for c in colls]
+    seqs = [seq_items(c, "map") for c in (coll, *colls)]
     return [fn(*xs) for xs in zip(*seqs, strict=False)]
 
 

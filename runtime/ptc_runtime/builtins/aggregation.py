@@ -1,0 +1,249 @@
+"""Grouping and aggregation: `group-by frequencies sum avg sum-by avg-by min-by max-by
+distinct-by min-key max-key combinations zip`.
+
+Results are built with mutable dicts and lists and handed back finished (performance
+notes, point 2). Keys given as keywords or strings are flexible field reads, vectors are
+paths, anything else a function (`keyed.key_values`). Map keys of results follow the
+one-equality rule (decision 4): `1` and `1.0` group together, `true` and `1` do not.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import Counter
+from collections.abc import Sequence
+from functools import reduce
+from itertools import combinations as py_combinations
+from math import comb
+from typing import Final
+
+from ptc_runtime.builtins.arithmetic import _add2, _float
+from ptc_runtime.builtins.keyed import is_stored_plain, key_values
+from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.collections import as_fn, kind_name, seq_items, to_key
+from ptc_runtime.equality import compare
+from ptc_runtime.errors import PtcError
+
+DECLS: list[BuiltinSpec] = []
+
+#: The most combinations `combinations` builds.
+MAX_COMBINATIONS: Final = 1_000_000
+_NUMBERS: Final = frozenset({int, float})
+
+
+@declare(
+    DECLS,
+    "group-by",
+    arities=(2,),
+    allocates=True,
+    doc="Map from (keyfn x) to the vector of items with that key, in input order.",
+)
+def group_by(keyfn: object, coll: object) -> dict[object, object]:
+    items = seq_items(coll, "group-by")
+    keys = key_values(keyfn, items, "group-by")
+    if not is_stored_plain(keys):
+        keys = [to_key(k) for k in keys]
+    out: dict[object, list[object]] = {}
+    get = out.get
+    for k, x in zip(keys, items, strict=True):
+        group = get(k)
+        if group is None:
+            out[k] = [x]
+        else:
+            group.append(x)
+    return out  # type: ignore[return-value]
+
+
+@declare(
+    DECLS,
+    "frequencies",
+    arities=(1,),
+    allocates=True,
+    doc="Map from each distinct item to the number of times it occurs.",
+)
+def frequencies(coll: object) -> dict[object, object]:
+    items = seq_items(coll, "frequencies")
+    if not is_stored_plain(items):  # type: ignore[arg-type]
+        items = [to_key(x) for x in items]
+    return dict(Counter(items))
+
+
+def _numbers(values: Sequence[object], who: str) -> list[object]:
+    """The non-nil values, all of which must be numbers."""
+    types = set(map(type, values))
+    if types <= _NUMBERS:
+        return values if type(values) is list else list(values)
+    nums = [v for v in values if v is not None]
+    for v in nums:
+        if type(v) is not int and type(v) is not float:
+            raise PtcError("arithmetic_error", f"{who}: expected numbers, got {kind_name(v)}")
+    return nums
+
+
+def _total(nums: list[object]) -> int | float:
+    try:
+        return reduce(operator.add, nums, 0)
+    except OverflowError:  # a huge integer met a float: IEEE overflow to infinity
+        total: int | float = 0
+        for x in nums:
+            total = _add2(total, x)  # type: ignore[arg-type]
+        return total
+
+
+def _mean(nums: list[object]) -> float | None:
+    if not nums:
+        return None
+    total = _total(nums)
+    return _float(total) / len(nums) if type(total) is int else total / len(nums)
+
+
+@declare(DECLS, "sum", arities=(1,), doc="Sum of the numbers of coll (nils skipped); 0 if none.")
+def sum_(coll: object) -> int | float:
+    return _total(_numbers(seq_items(coll, "sum"), "sum"))
+
+
+@declare(DECLS, "avg", arities=(1,), doc="Mean of the numbers of coll (nils skipped), or nil.")
+def avg(coll: object) -> float | None:
+    return _mean(_numbers(seq_items(coll, "avg"), "avg"))
+
+
+@declare(DECLS, "sum-by", arities=(2,), doc="Sum of (key x) over coll; key: keyword, path or fn.")
+def sum_by(key: object, coll: object) -> int | float:
+    items = seq_items(coll, "sum-by")
+    return _total(_numbers(key_values(key, items, "sum-by"), "sum-by"))
+
+
+@declare(DECLS, "avg-by", arities=(2,), doc="Mean of the non-nil (key x) over coll, or nil.")
+def avg_by(key: object, coll: object) -> float | None:
+    items = seq_items(coll, "avg-by")
+    return _mean(_numbers(key_values(key, items, "avg-by"), "avg-by"))
+
+
+def _extreme_by(who: str, key: object, args: tuple[object, ...], want_max: bool) -> object:
+    items = seq_items(args[0], who) if len(args) == 1 else args
+    keys = key_values(key, items, who)
+    best = -1
+    best_key: object = None
+    types = set(map(type, keys))
+    fast = types <= {int, float, type(None)}
+    for i, k in enumerate(keys):
+        if k is None:
+            continue
+        if best < 0:
+            if fast and k != k:
+                raise PtcError("type_error", f"{who}: NaN cannot be ordered")
+            best, best_key = i, k
+            continue
+        if fast:
+            if k != k:
+                raise PtcError("type_error", f"{who}: NaN cannot be ordered")
+            better = k > best_key if want_max else k < best_key  # type: ignore[operator]
+        else:
+            try:
+                c = compare(k, best_key)
+            except PtcError as err:
+                raise PtcError(err.code, err.message.replace("compare:", who + ":", 1)) from None
+            better = c > 0 if want_max else c < 0
+        if better:
+            best, best_key = i, k
+    return items[best] if best >= 0 else None
+
+
+@declare(
+    DECLS,
+    "min-by",
+    variadic_min=2,
+    doc="Item of coll (or of the arguments) with the least key in natural order, or nil.",
+)
+def min_by(key: object, first: object, *more: object) -> object:
+    return _extreme_by("min-by", key, (first, *more), False)
+
+
+@declare(
+    DECLS,
+    "max-by",
+    variadic_min=2,
+    doc="Item of coll (or of the arguments) with the greatest key in natural order, or nil.",
+)
+def max_by(key: object, first: object, *more: object) -> object:
+    return _extreme_by("max-by", key, (first, *more), True)
+
+
+@declare(DECLS, "distinct-by", arities=(2,), doc="The first item of coll for each distinct key.")
+def distinct_by(key: object, coll: object) -> list[object]:
+    items = seq_items(coll, "distinct-by")
+    keys = key_values(key, items, "distinct-by")
+    if not is_stored_plain(keys):
+        keys = [to_key(k) for k in keys]
+    seen: dict[object, object] = {}
+    for k, x in zip(keys, items, strict=True):
+        if k not in seen:
+            seen[k] = x
+    return list(seen.values())
+
+
+def _key_number(who: str, v: object) -> int | float:
+    t = type(v)
+    if t is int or t is float:
+        return v  # type: ignore[return-value]
+    raise PtcError(
+        "type_error", f"{who}: expected numbers from the key function, got {kind_name(v)}"
+    )
+
+
+def _extreme_key(who: str, f: object, xs: tuple[object, ...], want_max: bool) -> object:
+    if len(xs) == 1:
+        return xs[0]
+    fn = as_fn(f, who)
+    best = xs[0]
+    kb = _key_number(who, fn(best))
+    # As Clojure: ties go to the later argument.
+    for x in xs[1:]:
+        kx = _key_number(who, fn(x))
+        if (kx >= kb) if want_max else (kx <= kb):
+            best, kb = x, kx
+    return best
+
+
+@declare(
+    DECLS, "min-key", variadic_min=2, doc="The x with the least numeric (f x); ties: the last."
+)
+def min_key(f: object, x: object, *more: object) -> object:
+    return _extreme_key("min-key", f, (x, *more), False)
+
+
+@declare(
+    DECLS, "max-key", variadic_min=2, doc="The x with the greatest numeric (f x); ties: the last."
+)
+def max_key(f: object, x: object, *more: object) -> object:
+    return _extreme_key("max-key", f, (x, *more), True)
+
+
+@declare(
+    DECLS,
+    "combinations",
+    arities=(2,),
+    allocates=True,
+    doc="Vector of all n-item combinations of coll, in input order.",
+)
+def combinations(coll: object, n: object) -> list[object]:
+    if type(n) is not int:
+        raise PtcError("type_error", f"combinations: expected an integer count, got {kind_name(n)}")
+    items = seq_items(coll, "combinations")
+    if n < 0 or n > len(items):
+        return []
+    count = comb(len(items), n)
+    if count > MAX_COMBINATIONS:
+        raise PtcError(
+            "memory_exceeded",
+            f"combinations: {count} combinations is more than the limit of {MAX_COMBINATIONS}",
+            hint="choose fewer items or a smaller n",
+        )
+    return [list(c) for c in py_combinations(items, n)]
+
+
+@declare(DECLS, "zip", arities=(2,), doc="Vector of [a b] pairs, stopping at the shorter input.")
+def zip_(c1: object, c2: object) -> list[object]:
+    a = seq_items(c1, "zip")
+    b = seq_items(c2, "zip")
+    return [[x, y] for x, y in zip(a, b, strict=False)]

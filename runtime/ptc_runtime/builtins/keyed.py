@@ -1,0 +1,218 @@
+"""Key extraction and natural-order sorting shared by the `*-by` builtins.
+
+`key_values(spec, items, who)` computes every item's key once: a keyword or string
+`spec` is a flexible field read (target §4.6), a vector is a path (`get-in`), anything
+else a PTC callable (`as_fn`). Plucking a field from plain dicts runs as one list
+comprehension (the common `(sort-by :price orders)` on JSON data whose keys are strings).
+
+`natural_order(keys, descending)` sorts indexes by natural order (§4.4) with
+`sorted(key=...)` whenever the keys are all numbers, all strings, all keywords or all
+booleans (plus nils, which sort first); mixed or nested keys fall back to `compare`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import cmp_to_key
+from itertools import repeat
+from operator import contains, itemgetter
+from typing import Any, Final
+
+from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name
+from ptc_runtime.equality import compare
+from ptc_runtime.errors import PtcError
+from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible, get_in
+from ptc_runtime.values import Keyword
+
+_interned = Keyword._table  # read-only: never mints a keyword
+
+#: A C-level function recomputing sort keys (`operator.itemgetter`); keys are opaque here.
+Getter = Callable[[Any], Any]
+
+#: Types whose values `to_key` wraps (so they cannot be dict keys as they are).
+WRAPPED: Final = frozenset({bool, list, dict, PVec, PMap, PSet})
+_NUMBERS: Final = frozenset({int, float})
+# Code points where Python's order differs from Java's UTF-16 order: astral characters
+# sort above U+E000..U+FFFF in Python, below them in UTF-16.
+_HIGH_BMP: Final = re.compile("[\ue000-\uffff]")
+_ASTRAL: Final = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _other_spelling(k: object) -> object:
+    """`"a"` for `:a` and `:a` for `"a"` (when that keyword exists), else NOT_FOUND."""
+    if type(k) is Keyword:
+        return k.name
+    kw = _interned.get(k)  # type: ignore[call-overload]
+    return NOT_FOUND if kw is None else kw
+
+
+def pluck(items: Sequence[object], k: object) -> list[object]:
+    """`[(get x k) for x in items]` for a keyword or string `k`, fast on plain dicts."""
+    return pluck_getter(items, k)[0]
+
+
+def pluck_getter(items: Sequence[object], k: object) -> tuple[list[object], Getter | None]:
+    """`pluck`, plus a C-level getter giving the same keys when every item is a map
+    holding one spelling of `k` (for `sorted(key=...)` without an index permutation)."""
+    try:
+        keys = [x[k] for x in items]  # type: ignore[index]
+        return keys, itemgetter(k)
+    except (KeyError, TypeError, IndexError):
+        pass
+    alt = _other_spelling(k)
+    if alt is not NOT_FOUND:
+        try:
+            keys = [x[alt] for x in items]  # type: ignore[index]
+        except (KeyError, TypeError, IndexError):
+            pass
+        else:
+            # The exact key wins where an item has both spellings.
+            if not any(map(contains, items, repeat(k))):  # type: ignore[arg-type]
+                return keys, itemgetter(alt)
+    return [_get(x, k) for x in items], None
+
+
+def _get(x: object, k: object) -> object:
+    t = type(x)
+    if t is dict or t is PMap:
+        found = find_key(x, k)  # type: ignore[arg-type]
+        return None if found is NOT_FOUND else x[found]  # type: ignore[index]
+    return get_flexible(x, k)
+
+
+def key_fn(spec: object, who: str) -> Callable[[object], object]:
+    """One item's key under `spec` (keyword/string field, vector path or callable)."""
+    t = type(spec)
+    if t is Keyword or t is str:
+        return lambda x: _get(x, spec)
+    if t is list or t is PVec:
+        return lambda x: get_in(x, spec, None, who)
+    return as_fn(spec, who)
+
+
+def key_values(spec: object, items: Sequence[object], who: str) -> list[object]:
+    """The key of every item, each computed once."""
+    return key_values_getter(spec, items, who)[0]
+
+
+def key_values_getter(
+    spec: object, items: Sequence[object], who: str
+) -> tuple[list[object], Getter | None]:
+    """`key_values`, plus a C-level getter of the same keys when there is one."""
+    t = type(spec)
+    if t is Keyword or t is str:
+        return pluck_getter(items, spec)
+    if t is list or t is PVec:
+        return [get_in(x, spec, None, who) for x in items], None
+    fn = as_fn(spec, who)
+    return [fn(x) for x in items], None
+
+
+# ---------------------------------------------------------------- natural order
+
+
+def _nan_error(who: str) -> PtcError:
+    return PtcError("type_error", f"{who}: NaN cannot be ordered")
+
+
+def _utf16_needed(names: list[str]) -> bool:
+    """True when Python's code point order differs from UTF-16 order for these strings."""
+    joined = "".join(names)
+    return not joined.isascii() and bool(_HIGH_BMP.search(joined) and _ASTRAL.search(joined))
+
+
+def _utf16(s: str) -> bytes:
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+_DIRECT: Final = object()  # the keys compare in natural order as they are
+
+
+def _fast_key(keys: list[object], who: str) -> object:
+    """`_DIRECT`, a list of substitute sort keys, or None when `compare` is needed."""
+    types = set(map(type, keys))
+    if types <= _NUMBERS:
+        if float in types and any(k != k for k in keys):
+            raise _nan_error(who)
+        return _DIRECT
+    if len(types) != 1:
+        return None
+    t = types.pop()
+    if t is str:
+        return [_utf16(k) for k in keys] if _utf16_needed(keys) else _DIRECT  # type: ignore[arg-type]
+    if t is Keyword:
+        names = [k.name for k in keys]  # type: ignore[attr-defined]
+        return [_utf16(k) for k in names] if _utf16_needed(names) else names
+    if t is bool:
+        return _DIRECT
+    return None
+
+
+def natural_order(keys: list[object], descending: bool, who: str) -> list[int]:
+    """Indexes of `keys` in stable natural order (nil first; reversed when descending)."""
+    n = len(keys)
+    if None in keys:
+        nils = [i for i in range(n) if keys[i] is None]
+        rest = [i for i in range(n) if keys[i] is not None]
+        ordered = natural_order([keys[i] for i in rest], descending, who)
+        body = [rest[j] for j in ordered]
+        return body + nils if descending else nils + body
+    fast = _fast_key(keys, who)
+    if fast is not None:
+        sort_keys: list[Any] = keys if fast is _DIRECT else fast  # type: ignore[assignment]
+        return sorted(range(n), key=sort_keys.__getitem__, reverse=descending)
+
+    def cmp(i: int, j: int) -> int:
+        try:
+            return compare(keys[i], keys[j])
+        except PtcError as err:
+            raise PtcError(err.code, err.message.replace("compare:", who + ":", 1)) from None
+
+    return sorted(range(n), key=cmp_to_key(cmp), reverse=descending)
+
+
+def natural_sorted(
+    items: Sequence[object],
+    keys: list[object],
+    descending: bool,
+    who: str,
+    getter: Getter | None = None,
+) -> list[object]:
+    """`items` stably sorted by their `keys` in natural order.
+
+    When the keys compare as they are, sort the items directly: by themselves (`keys is
+    items`) or by a C-level `getter` that recomputes the same keys.
+    """
+    if (getter is not None or keys is items) and None not in keys:
+        if _fast_key(keys, who) is _DIRECT:
+            comparable: Sequence[Any] = items
+            return sorted(comparable, key=getter, reverse=descending)
+    return [items[i] for i in natural_order(keys, descending, who)]
+
+
+def comparator_order(keys: list[object], cmp_fn: Callable[..., object], who: str) -> list[int]:
+    """Indexes of `keys` stably sorted by a PTC comparator (number or boolean result)."""
+
+    def cmp(i: int, j: int) -> int:
+        a, b = keys[i], keys[j]
+        r = cmp_fn(a, b)
+        tr = type(r)
+        if tr is int or tr is float:
+            return -1 if r < 0 else (1 if r > 0 else 0)  # type: ignore[operator]
+        if r is None or tr is bool:
+            if r:
+                return -1
+            back = cmp_fn(b, a)
+            return 1 if back is not None and back is not False else 0
+        raise PtcError(
+            "type_error",
+            f"{who}: a comparator must return a number or a boolean, got {kind_name(r)}",
+        )
+
+    return sorted(range(len(keys)), key=cmp_to_key(cmp))
+
+
+def is_stored_plain(keys: list[object]) -> bool:
+    """True when none of `keys` needs wrapping to be a dict key (see `to_key`)."""
+    return WRAPPED.isdisjoint(set(map(type, keys)))

@@ -1,0 +1,126 @@
+"""Sorting builtins: `sort sort-by`.
+
+Both are stable. The order is natural (§4.4) by default; a comparator may be `:asc`,
+`:desc`, a boolean predicate such as `>` (truthy: the first argument goes first) or a
+function returning a number (negative or zero: the first argument goes first).
+`sort-by` computes each element's key once, then sorts indexes with `sorted(key=...)`;
+only a user comparator goes through `cmp_to_key`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from types import FunctionType
+
+from ptc_runtime.builtins import comparison
+from ptc_runtime.builtins.keyed import comparator_order, key_values_getter, natural_sorted
+from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name, seq_items
+from ptc_runtime.errors import PtcError
+from ptc_runtime.values import Keyword
+
+DECLS: list[BuiltinSpec] = []
+
+_ASC = Keyword("asc")
+_DESC = Keyword("desc")
+#: Builtin comparators whose order is the natural one, ascending or descending.
+_NATURAL: dict[object, bool] = {
+    comparison.lt: False,
+    comparison.le: False,
+    comparison.compare: False,
+    comparison.gt: True,
+    comparison.ge: True,
+}
+
+
+def _is_coll(x: object) -> bool:
+    t = type(x)
+    return x is None or t is list or t is dict or t is PVec or t is PMap or t is PSet or t is str
+
+
+def _comparator(c: object, who: str) -> bool | Callable[..., object]:
+    """True/False for natural descending/ascending, else the comparator as a callable."""
+    if type(c) is Keyword:
+        if c is _ASC:
+            return False
+        if c is _DESC:
+            return True
+        raise PtcError(
+            "type_error",
+            f"{who}: unknown comparator :{c.name}, expected :asc, :desc or a function",
+            hint="use :asc, :desc, < or >",
+        )
+    if c is None:
+        raise PtcError(
+            "type_error", f"{who}: expected a comparator, got nil", hint="use :asc, :desc, < or >"
+        )
+    desc = _NATURAL.get(c) if type(c) is FunctionType else None
+    if desc is not None:
+        return desc
+    return as_fn(c, who)
+
+
+def _arrange(
+    items: Sequence[object],
+    keys: list[object],
+    order: bool | Callable[..., object],
+    who: str,
+    getter: Callable[[object], object] | None = None,
+) -> list[object]:
+    if type(order) is bool:
+        return natural_sorted(items, keys, order, who, getter)
+    return [items[i] for i in comparator_order(keys, order, who)]
+
+
+def _swapped(who: str, usage: str) -> PtcError:
+    return PtcError(
+        "type_error",
+        f"{who} expects ({usage}) but the comparator came after the collection",
+        hint=f"write ({who} {usage.replace(',', '')})",
+    )
+
+
+@declare(
+    DECLS,
+    "sort",
+    arities=(1, 2),
+    allocates=True,
+    doc="Stable sort by natural order, or by a comparator (:asc, :desc, <, > or a fn).",
+)
+def sort(*args: object) -> list[object]:
+    if len(args) == 1:
+        items = seq_items(args[0], "sort")
+        order: bool | Callable[..., object] = False
+    else:
+        if _is_coll(args[0]) and args[0] is not None and not _is_coll(args[1]):
+            raise _swapped("sort", "comparator, coll")
+        order = _comparator(args[0], "sort")
+        items = seq_items(args[1], "sort")
+    if type(order) is bool and type(items) is list:
+        keys: list[object] = items
+    else:
+        keys = list(items)
+    return _arrange(items, keys, order, "sort")
+
+
+@declare(
+    DECLS,
+    "sort-by",
+    arities=(2, 3),
+    allocates=True,
+    doc="Stable sort by (keyfn x) (keyword/string key or fn), optionally with a comparator.",
+)
+def sort_by(keyfn: object, *args: object) -> list[object]:
+    if len(args) == 1:
+        order: bool | Callable[..., object] = False
+        coll = args[0]
+    else:
+        if not _is_coll(args[1]) and _is_coll(args[0]) and args[0] is not None:
+            raise _swapped("sort-by", "keyfn, comparator, coll")
+        order = _comparator(args[0], "sort-by")
+        coll = args[1]
+    if not _is_coll(coll):
+        raise PtcError("type_error", f"sort-by: expected a collection, got {kind_name(coll)}")
+    items = seq_items(coll, "sort-by")
+    keys, getter = key_values_getter(keyfn, items, "sort-by")
+    return _arrange(items, keys, order, "sort-by", getter)

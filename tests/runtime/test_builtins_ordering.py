@@ -1,0 +1,95 @@
+"""Sorting: `sort` and `sort-by` (target §9.10, decision 6), through `ptc_compiler.run`."""
+
+from __future__ import annotations
+
+import pytest
+from builtin_cases import outcome
+
+from ptc_compiler import run
+
+
+def cases(table: list[tuple[str, str]]) -> pytest.MarkDecorator:
+    """Parametrize over (source, expected pr-str or !code), each source its own id."""
+    return pytest.mark.parametrize(("src", "want"), table, ids=[s for s, _ in table])
+
+
+SORT = [
+    ("(sort [3 1 2])", "[1 2 3]"),
+    ("(sort [2 1.5 1])", "[1 1.5 2]"),
+    ("(sort [3 nil 1])", "[nil 1 3]"),
+    ("(sort nil)", "[]"),
+    ("(sort [])", "[]"),
+    ('(sort ["b" "a" "c"])', '["a" "b" "c"]'),
+    ('(sort ["\U0001f600" "\uff5e"])', '["\U0001f600" "\uff5e"]'),
+    ("(sort [:b :a])", "[:a :b]"),
+    ("(sort [true false])", "[false true]"),
+    ("(sort [[2] [1 1] [1]])", "[[1] [2] [1 1]]"),
+    ("(sort #{3 1 2})", "[1 2 3]"),
+    ('(sort "cba")', '["a" "b" "c"]'),
+    ("(sort {:b 1 :a 2})", "[[:a 2] [:b 1]]"),
+    ("(sort > [3 nil 1])", "[3 1 nil]"),
+    ("(sort < [2 1])", "[1 2]"),
+    ("(sort >= [1 2])", "[2 1]"),
+    ("(sort compare [2 1])", "[1 2]"),
+    ('(sort :desc ["b" "a" "c"])', '["c" "b" "a"]'),
+    ("(sort :asc [2 1])", "[1 2]"),
+    ("(sort (fn [a b] (- b a)) [1 3 2])", "[3 2 1]"),
+    ("(sort (fn [a b] (< a b)) [3 1 2])", "[1 2 3]"),
+    ("(sort #(compare %2 %1) [1 3 2])", "[3 2 1]"),
+    ('(sort [1 "a"])', "!type_error"),
+    ("(sort [##NaN 1])", "!type_error"),
+    ("(sort [{:a 1} {:a 2}])", "!type_error"),
+    ("(sort nil [1])", "!type_error"),
+    ("(sort :up [1])", "!type_error"),
+    ("(sort [1 2] >)", "!type_error"),
+    ('(sort (fn [a b] "x") [1 2])', "!type_error"),
+    ("(sort 5)", "!type_error"),
+]
+
+SORT_BY = [
+    ("(sort-by :a [{:a 2 :i 1} {:a 1} {:a 2 :i 2}])", "[{:a 1} {:a 2, :i 1} {:a 2, :i 2}]"),
+    ("(sort-by :a :desc [{:a 2 :i 1} {:a 1} {:a 2 :i 2}])", "[{:a 2, :i 1} {:a 2, :i 2} {:a 1}]"),
+    ("(sort-by :a > [{:a 2 :i 1} {:a 1} {:a 2 :i 2}])", "[{:a 2, :i 1} {:a 2, :i 2} {:a 1}]"),
+    ('(sort-by "a" [{"a" 2} {"a" 1}])', '[{"a" 1} {"a" 2}]'),
+    ('(sort-by :a [{"a" 2} {"a" 1}])', '[{"a" 1} {"a" 2}]'),
+    ('(sort-by :a [{"a" 2 :a 0} {"a" 1}])', '[{"a" 2, :a 0} {"a" 1}]'),
+    ('(sort-by :user-id [{"user_id" 2} {"user_id" 1}])', '[{"user_id" 1} {"user_id" 2}]'),
+    ("(sort-by :n [{:n 1} {:n nil} {:n 0}])", "[{:n nil} {:n 0} {:n 1}]"),
+    ("(sort-by :n [{:n 1} {} {:n 0}])", "[{} {:n 0} {:n 1}]"),
+    ("(sort-by [:a :b] [{:a {:b 2}} {:a {:b 1}}])", "[{:a {:b 1}} {:a {:b 2}}]"),
+    ('(sort-by count #{"aa" "b"})', '["b" "aa"]'),
+    ("(sort-by first {:b 1 :a 2})", "[[:a 2] [:b 1]]"),
+    ("(sort-by second > {:b 1 :a 2})", "[[:a 2] [:b 1]]"),
+    ("(sort-by identity > [1 3 2])", "[3 2 1]"),
+    ("(sort-by - [1 3 2])", "[3 2 1]"),
+    ("(sort-by :a nil)", "[]"),
+    ("(sort-by :k [{:k :b} {:k :a}])", "[{:k :a} {:k :b}]"),
+    ("(sort-by :k (fn [a b] (compare b a)) [{:k 1} {:k 3} {:k 2}])", "[{:k 3} {:k 2} {:k 1}]"),
+    ("(sort-by :a [1 2] >)", "!type_error"),
+    ("(sort-by :a 5)", "!type_error"),
+    ('(sort-by :a [{:a 1} {:a "x"}])', "!type_error"),
+    ("(sort-by 5 [1 2])", "!not_callable"),
+]
+
+
+@cases(SORT)
+def test_sort(src: str, want: str) -> None:
+    assert outcome(src) == want
+
+
+@cases(SORT_BY)
+def test_sort_by(src: str, want: str) -> None:
+    assert outcome(src) == want
+
+
+def test_sort_by_calls_the_key_function_once_per_item() -> None:
+    res = run("(sort-by (fn [x] (println x) x) [3 1 2 5 4])")
+    assert res.ok
+    assert res.output == "3\n1\n2\n5\n4\n"
+
+
+def test_swapped_sort_by_arguments_are_diagnosed() -> None:
+    res = run("(sort-by :a [{:a 1}] :desc)")
+    assert res.error is not None
+    assert "comparator" in res.error.message
+    assert res.error.hint is not None and "(sort-by keyfn comparator coll)" in res.error.hint
