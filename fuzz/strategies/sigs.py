@@ -49,7 +49,7 @@ def _fields(inner: st.SearchStrategy[SigType]) -> st.SearchStrategy[tuple[Field,
     return pairs.map(lambda ps: tuple(Field(n, t) for n, t in ps))
 
 
-def sig_types(max_leaves: int = 10) -> st.SearchStrategy[SigType]:
+def sig_types(max_leaves: int = 8) -> st.SearchStrategy[SigType]:
     """Random types: primitives, lists and typed maps, each possibly optional."""
     return st.recursive(
         prims,
@@ -65,11 +65,13 @@ def sig_types(max_leaves: int = 10) -> st.SearchStrategy[SigType]:
 def deep_types(draw: st.DrawFn) -> SigType:
     """A chain of 0..64 list/map constructors: the nesting bound's edge."""
     t: SigType = draw(prims)
-    for _ in range(draw(st.integers(0, 64))):
-        if draw(st.booleans()):
-            t = ListOf(t, draw(st.booleans()))
+    name = draw(names)
+    rnd = draw(st.randoms(use_true_random=False))
+    for _ in range(draw(st.sampled_from([1, 2, 8, 32, 63, 64]))):
+        if rnd.random() < 0.5:
+            t = ListOf(t, rnd.random() < 0.3)
         else:
-            t = MapOf((Field(draw(names), t),), draw(st.booleans()))
+            t = MapOf((Field(name, t),), rnd.random() < 0.3)
     return t
 
 
@@ -110,7 +112,7 @@ map_keys = st.one_of(names, st.builds(keyword, names), st.text(max_size=4))
 any_values = st.recursive(
     scalars,
     lambda inner: st.one_of(st.lists(inner, max_size=3), _unique_public_keys(map_keys)(inner)),
-    max_leaves=8,
+    max_leaves=4,
 )
 
 
@@ -136,14 +138,14 @@ def conforming(draw: st.DrawFn, t: SigType) -> object:
     if isinstance(t, Prim):
         return draw(_prim_value(t.name))
     if isinstance(t, ListOf):
-        items = draw(st.lists(conforming(t.item), max_size=4))
+        items = draw(st.lists(conforming(t.item), max_size=3))
         return _as_vector(items, draw(st.integers(0, 2)))
     out: dict[object, object] = {}
     for f in t.fields:
         if f.type.optional and draw(st.booleans()):
             continue
         out[draw(st.sampled_from(_spellings(f.name)))] = draw(conforming(f.type))
-    if not t.closed:
+    if not t.closed and draw(st.booleans()):
         taken = {norm_name(f.name) for f in t.fields}
         for k, v in draw(_unique_public_keys(map_keys)(any_values)).items():
             pk = norm_name(_key_str(k))

@@ -17,8 +17,6 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence, Set
 from typing import Final, cast
 
-from ptc_runtime.values import Keyword, keyword
-
 from ptc_compiler.signatures.errors import MAX_ERRORS, ErrorKind, ValidationError, make_error
 from ptc_compiler.signatures.types import (
     Field,
@@ -28,6 +26,7 @@ from ptc_compiler.signatures.types import (
     Validator,
     type_word,
 )
+from ptc_runtime.values import Keyword, keyword
 
 Ok = Callable[[object], bool]
 Path = list[str | int]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from ptc_runtime.values import keyword as kw
 
 from ptc_compiler import signatures as sigs
 from ptc_compiler.signatures.errors import (
@@ -14,6 +13,7 @@ from ptc_compiler.signatures.errors import (
     ErrorPath,
     path_text,
 )
+from ptc_runtime.values import keyword as kw
 
 
 def test_error_shape_matches_spec_example() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from ptc_runtime.collections import PMap, PSet, PVec
-from ptc_runtime.values import keyword as kw
 
 from ptc_compiler import signatures as sigs
+from ptc_runtime.collections import PMap, PSet, PVec
+from ptc_runtime.values import keyword as kw
 
 UTC = dt.UTC
 

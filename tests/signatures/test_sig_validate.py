@@ -6,10 +6,10 @@ import datetime as dt
 from collections.abc import Iterator, Mapping
 
 import pytest
-from ptc_runtime.collections import PMap, PSet, PVec
-from ptc_runtime.values import keyword as kw
 
 from ptc_compiler import signatures as sigs
+from ptc_runtime.collections import PMap, PSet, PVec
+from ptc_runtime.values import keyword as kw
 
 UTC = dt.UTC
 IST = dt.timezone(dt.timedelta(hours=5, minutes=30))
