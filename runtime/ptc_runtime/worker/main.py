@@ -1,0 +1,299 @@
+"""The worker process: confine itself, then run programs the host compiled.
+
+Started by the host as ``python -I -m ptc_runtime.worker '<limits json>'`` with a
+scrubbed environment. Before reading any request it sets RLIMIT_AS (memory),
+RLIMIT_CORE and RLIMIT_FSIZE (0: no core dumps, no file writes) and RLIMIT_NOFILE,
+moves the protocol pipes off fds 0/1 (so nothing a program reaches can write
+protocol traffic), and says `ready`. If confinement cannot be established it says
+`unavailable` and exits. Each run gets RLIMIT_CPU = CPU used so far + its budget.
+
+Messages in: run, tool_result, cancel, release, exit. Out: ready, unavailable,
+tool_call, done. Tool calls block the calling program thread until the host
+answers; a reader thread dispatches answers and cancellations.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import marshal
+import os
+import queue
+import sys
+import threading
+import time
+from typing import Any
+
+from ptc_runtime.worker.protocol import Closed, LineReader, ProtocolError, dumps, loads
+
+
+class Channel:
+    """The worker's end of the protocol (thread-safe writes)."""
+
+    def __init__(self, rfd: int, wfd: int, cap: int) -> None:
+        self.reader = LineReader(rfd, cap)
+        self.wfd = wfd
+        self.lock = threading.Lock()
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.send_raw(dumps(msg))
+
+    def send_raw(self, data: bytes) -> None:
+        with self.lock:
+            view = memoryview(data)
+            while view:
+                n = os.write(self.wfd, view)
+                view = view[n:]
+
+
+def confine(limits: dict[str, Any]) -> None:
+    import resource
+
+    mem = int(limits["worker_memory_bytes"])
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (32, 32))
+
+
+def set_cpu_budget(timeout_ms: float | None, fixed: int) -> None:
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    spent = used.ru_utime + used.ru_stime
+    if fixed > 0:
+        budget = fixed
+    elif timeout_ms is None:
+        budget = 3600
+    else:
+        budget = int(timeout_ms / 1000.0) + 2
+    soft = int(spent) + budget
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+class Worker:
+    def __init__(self, chan: Channel, limits_json: dict[str, Any]) -> None:
+        from ptc_runtime.limits import Limits
+
+        self.chan = chan
+        self.limits = Limits(**limits_json)
+        self.runs: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.pending: dict[int, list[Any]] = {}  # call id -> [event, reply]
+        self.pending_lock = threading.Lock()
+        self.calls = 0
+        self.cancel: Any = None
+        self.envs: dict[str, Any] = {}
+
+    # -- reader thread --------------------------------------------------
+
+    def read_loop(self) -> None:
+        try:
+            while True:
+                line = self.chan.reader.read_line(None)
+                if line is None:
+                    continue
+                msg = loads(line)
+                op = msg["op"]
+                if op == "tool_result":
+                    with self.pending_lock:
+                        slot = self.pending.get(msg.get("call"))  # type: ignore[arg-type]
+                    if slot is not None:
+                        slot[1] = msg
+                        slot[0].set()
+                elif op == "cancel":
+                    if self.cancel is not None:
+                        self.cancel.cancel()
+                elif op in ("run", "release"):
+                    self.runs.put(msg)
+                elif op == "exit":
+                    break
+        except (Closed, ProtocolError, OSError):
+            pass
+        self.runs.put(None)
+
+    # -- tool proxy -----------------------------------------------------
+
+    def tool_invoker(self, ctx: Any) -> Any:
+        from ptc_runtime import context
+        from ptc_runtime.errors import LimitExceeded, PtcError
+        from ptc_runtime.seam import check_tool_args
+
+        def invoke(name: str, args: object) -> object:
+            text = check_tool_args(name, args, self.limits)
+            cur = context.current()
+            cur.check_time()
+            with self.pending_lock:
+                self.calls += 1
+                call = self.calls
+                slot: list[Any] = [threading.Event(), None]
+                self.pending[call] = slot
+            head = dumps({"op": "tool_call", "call": call, "name": name})[:-2]  # drop "}\n"
+            self.chan.send_raw(head + b',"args":' + text.encode("utf-8") + b"}\n")
+            try:
+                while not slot[0].wait(0.02):
+                    cur.check_time()
+            finally:
+                with self.pending_lock:
+                    self.pending.pop(call, None)
+            reply = slot[1]
+            if reply.get("ok") is True:
+                return reply.get("value")
+            kind = reply.get("kind") if isinstance(reply.get("kind"), str) else "exception"
+            code = reply.get("code") if isinstance(reply.get("code"), str) else "tool_error"
+            message = str(reply.get("message", "tool call failed"))
+            cls = LimitExceeded if kind == "timeout" else PtcError
+            err = cls(code, message, kind=kind)
+            details = reply.get("details")
+            if isinstance(details, dict):
+                err.details = details  # type: ignore[attr-defined]
+            raise err
+
+        return invoke
+
+    # -- runs -------------------------------------------------------------
+
+    def serve(self) -> None:
+        threading.Thread(target=self.read_loop, daemon=True).start()
+        while True:
+            msg = self.runs.get()
+            if msg is None:
+                return
+            if msg["op"] == "release":
+                self.envs.pop(str(msg.get("env")), None)
+                continue
+            reply, fatal = self.run(msg)
+            self.chan.send_raw(reply)
+            if fatal:
+                os._exit(0)
+
+    def run(self, msg: dict[str, Any]) -> tuple[bytes, bool]:
+        from ptc_runtime.context import CancelToken, RunContext
+        from ptc_runtime.convert import from_host
+        from ptc_runtime.errors import PtcError
+        from ptc_runtime.executor import execute
+        from ptc_runtime.seam import RunSpec, settle
+        from ptc_runtime.state import Environment
+
+        start = time.monotonic()
+        timeout = msg.get("timeout_ms")
+        set_cpu_budget(timeout, self.limits.worker_cpu_seconds)
+        deadline = None if timeout is None else start + float(timeout) / 1000.0
+        key = msg.get("env")
+        env = self.envs.get(key) if key is not None else None
+        if env is None:
+            env = Environment()
+            if key is not None:
+                self.envs[key] = env
+        self.cancel = CancelToken()
+        ctx = RunContext(
+            max_steps=int(msg["max_steps"]),
+            deadline=deadline,
+            cancel=self.cancel,
+            data=from_host(msg.get("data") or {}),  # type: ignore[arg-type]
+            ns=env.ns,
+            nsc=env.nsc,
+            history=env.history,
+            max_output_bytes=self.limits.max_output_bytes,
+            print_line_chars=self.limits.print_line_chars,
+        )
+        ctx.options["limits"] = self.limits
+        ctx.tool_invoker = self.tool_invoker(ctx)
+        spec = RunSpec(
+            program="",
+            bindings=(),
+            data=None,
+            timeout_ms=timeout,
+            cancel=None,
+            state_owner=None,
+            discard_completion=bool(msg.get("discard")),
+            max_steps=int(msg["max_steps"]),
+        )
+        env.begin()
+        init = msg.get("init")
+        if init is not None and not env.initialized:
+            code = marshal.loads(base64.b64decode(init["code"]))
+            out = execute(code, ctx, init["fn_names"])
+            if out.status in ("error", "fail"):
+                env.rollback()
+                if key is not None:
+                    self.envs.pop(key, None)
+                err = out.error or PtcError("fail", "the initializer called fail")
+                return self.reply(msg, ctx, None, err, "environment initializer failed: ")
+            env.begin()
+        env.initialized = True
+        code = marshal.loads(base64.b64decode(msg["code"]))
+        outcome = execute(code, ctx, msg["fn_names"])
+        result = settle(ctx, outcome, spec, env if key is not None else None, self.limits)
+        fatal = result.error is not None and result.error.code == "memory_exceeded" and (
+            outcome.status == "error"
+        )
+        return self.reply(msg, ctx, result, None, "", names=sorted(env.ns), fatal=fatal), fatal
+
+    def reply(self, msg: dict[str, Any], ctx: Any, result: Any, err: Any, prefix: str, *,
+              names: list[str] | None = None, fatal: bool = False) -> Any:
+        from ptc_runtime.seam import MISSING, RunFailure
+
+        if result is None:
+            failure = RunFailure.of(err, prefix)
+            body: dict[str, Any] = {"outcome": "error", "output": list(ctx.output),
+                                    "steps": ctx.steps_used}
+            body["error"] = _failure_json(failure)
+            return dumps({"op": "done", "id": msg.get("id"), "result": body}), False
+        body = {"outcome": result.outcome, "output": [o.text for o in result.output],
+                "steps": result.steps}
+        if result.value is not MISSING:
+            body["value"] = result.value
+        if result.fail_value is not MISSING:
+            body["fail_value"] = result.fail_value
+        if result.error is not None:
+            f = result.error
+            if fatal:
+                f = RunFailure("worker-exit", "the worker ran out of memory and was replaced",
+                               "memory_exceeded")
+            body["error"] = _failure_json(f)
+        out: dict[str, Any] = {"op": "done", "id": msg.get("id"), "result": body}
+        if names is not None:
+            out["names"] = names
+        try:
+            return dumps(out)
+        except (ValueError, RecursionError):
+            body.pop("value", None)
+            body.pop("fail_value", None)
+            return dumps(out)
+
+
+def _failure_json(f: Any) -> dict[str, Any]:
+    d = {"kind": f.kind, "message": f.message, "code": f.code, "line": f.line,
+         "column": f.column, "hint": f.hint}
+    if f.details:
+        d["details"] = dict(f.details)
+    return d
+
+
+def main() -> None:
+    limits = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    # Keep the protocol pipes on private fds; fds 0/1 become /dev/null.
+    rfd = os.dup(0)
+    wfd = os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the process lifetime
+    chan = Channel(rfd, wfd, int(limits.get("protocol_bytes", 4_000_000)))
+    try:
+        # Import everything a run needs before confinement (and before the first run).
+        from ptc_runtime import builtins as _b  # noqa: F401
+        from ptc_runtime import executor, seam  # noqa: F401
+
+        executor.base_globals()
+        confine(limits)
+    except Exception as exc:  # noqa: BLE001 - reported, then exit
+        chan.send({"op": "unavailable", "reason": type(exc).__name__})
+        os._exit(3)
+    chan.send({"op": "ready", "pid": os.getpid()})
+    Worker(chan, limits).serve()
+    os._exit(0)
