@@ -70,3 +70,30 @@ def test_predicates(src: str, want: str) -> None:
 @cases(TYPES)
 def test_type(src: str, want: str) -> None:
     assert outcome(src) == want
+
+
+DESCRIBE = [
+    ("(describe 5)", '{:type "number", :example 5}'),
+    ("(describe nil)", '{:type "nil", :example nil}'),
+    ('(describe "abc")', '{:type "string", :length 3, :example "abc"}'),
+    ("(describe ##NaN)", '{:type "number", :example "##NaN"}'),
+    (
+        '(describe [{"id" 1} {"id" 2}])',
+        '{:type "vector", :count 2, :scanned 2, :item_types {"map" 2}, :keys {"id" {:present 2, '
+        ':pct 100.0, :types {"number" 2}, :examples [1 2], :distinct_count 2}}, '
+        ':key_types {"string" 2}}',
+    ),
+    ("(:truncated (describe (range 2000)))", "true"),
+    ("(:caps_hit (describe (range 2000)))", '["items"]'),
+    ("(:count_capped (describe (range 2000)))", "true"),
+    ('(:examples (get-in (describe [{:a 1} {:a 2} {:a 3}] {:sample 1}) [:keys "a"]))', "[1]"),
+    ('(:type (get-in (describe {:a [1]} {:depth 2}) [:keys "a" :shape]))', '"vector"'),
+    ("(describe [] {:depth 9})", "!type_error"),
+    ("(describe [] 1)", "!type_error"),
+    ("(string? (json/generate-string (describe [{:a inc :b [1]} #{1}])))", "true"),
+]
+
+
+@cases(DESCRIBE)
+def test_describe(src: str, want: str) -> None:
+    assert outcome(src) == want

@@ -16,7 +16,9 @@ from ptc_runtime.builtins import (
     collections_,
     combinators,
     comparison,
+    describe,
     format_,
+    introspect,
     json_,
     math_,
     ordering,
@@ -51,6 +53,8 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         ordering.DECLS,
         aggregation.DECLS,
         combinators.DECLS,
+        introspect.DECLS,
+        describe.DECLS,
     ]
 )
 
