@@ -24,9 +24,11 @@ from ptc_runtime.builtins import (
     ordering,
     output,
     parallel,
+    positional,
     predicates,
     regex_,
     sequences,
+    slicing,
     strings,
     strings_core,
     types_,
@@ -55,6 +57,8 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         combinators.DECLS,
         introspect.DECLS,
         describe.DECLS,
+        positional.DECLS,
+        slicing.DECLS,
     ]
 )
 
