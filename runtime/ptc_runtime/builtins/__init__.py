@@ -19,6 +19,7 @@ from ptc_runtime.builtins import (
     describe,
     format_,
     introspect,
+    java,
     json_,
     math_,
     ordering,
@@ -59,6 +60,7 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         describe.DECLS,
         positional.DECLS,
         slicing.DECLS,
+        java.DECLS,
     ]
 )
 
