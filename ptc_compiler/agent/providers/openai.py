@@ -124,7 +124,8 @@ def parse_completion(body: Mapping[str, Any]) -> Response:
     content = message.get("content")
     if content is not None and not isinstance(content, str):
         raise _malformed("message.content")
-    raw_calls = message.get("tool_calls") or []
+    raw_calls = message.get("tool_calls")
+    raw_calls = [] if raw_calls is None else raw_calls
     if not isinstance(raw_calls, list) or not all(isinstance(c, dict) for c in raw_calls):
         raise _malformed("message.tool_calls")
     finish = choices[0].get("finish_reason")

@@ -226,7 +226,8 @@ def message_from_json(value: object) -> Message:
     if role not in ROLES:
         raise RequestShapeError("message.role must be system, user, assistant or tool")
     content = _opt_str(obj, "content", "message") or ""
-    calls = obj.get("tool_calls") or []
+    calls = obj.get("tool_calls")
+    calls = [] if calls is None else calls
     if not isinstance(calls, list):
         raise RequestShapeError("message.tool_calls must be an array")
     tool_call_id = _opt_str(obj, "tool_call_id", "message")
@@ -304,7 +305,8 @@ def response_from_json(value: object) -> Response:
     """A response map (as `Response.to_json` writes it) -> `Response`; used by replay/scripts."""
     obj = _obj(value, "response")
     _only(obj, {"content", "tool_calls", "tokens", "finish_reason", "model"}, "response")
-    calls = obj.get("tool_calls") or []
+    calls = obj.get("tool_calls")
+    calls = [] if calls is None else calls
     if not isinstance(calls, list):
         raise RequestShapeError("response.tool_calls must be an array")
     tokens = obj.get("tokens")
