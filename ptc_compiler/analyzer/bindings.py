@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ptc_runtime.values import keyword
-
 from ptc_compiler import ir
 from ptc_compiler.analyzer.scope import Ctx, error
 from ptc_compiler.forms import Const, Form, KeywordForm, ListForm, MapForm, Symbol, VectorForm
+from ptc_runtime.values import keyword
 
 if TYPE_CHECKING:
     from ptc_compiler.analyzer.core import Analyzer, Handler

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ptc_runtime.values import SymbolRef, keyword
-
 from ptc_compiler import ir
 from ptc_compiler.analyzer.scope import Ctx, error
 from ptc_compiler.forms import Const, Form, KeywordForm, ListForm, Symbol
+from ptc_runtime.values import SymbolRef, keyword
 
 if TYPE_CHECKING:
     from ptc_compiler.analyzer.core import Analyzer, Handler

@@ -11,11 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from ptc_runtime.builtins.registry import BuiltinSpec
-from ptc_runtime.errors import PtcError
-from ptc_runtime.regexp import compile_regex
-from ptc_runtime.values import SymbolRef, keyword
-
 from ptc_compiler import ir
 from ptc_compiler.analyzer import bindings, colls, control, fn, resolve, threading
 from ptc_compiler.analyzer.env import AnalysisEnv
@@ -35,6 +30,10 @@ from ptc_compiler.forms import (
     VarQuote,
     VectorForm,
 )
+from ptc_runtime.builtins.registry import BuiltinSpec
+from ptc_runtime.errors import PtcError
+from ptc_runtime.regexp import compile_regex
+from ptc_runtime.values import SymbolRef, keyword
 
 Handler = Callable[["Analyzer", ListForm, Ctx, bool], ir.Node]
 
@@ -188,6 +187,8 @@ class Analyzer:
             fn = resolve.symbol(self, head, ctx)
             if type(fn) is ir.BuiltinRef:
                 return self.builtin_call(fn, form, ctx)
+            if type(fn) is ir.Const and ns is not None and len(items) == 1:
+                return fn  # (Double/NaN): a static field read written as a call
         elif type(head) is Const and head.value is None:
             raise error("not_callable", "not callable: nil cannot be called", head.span)
         else:

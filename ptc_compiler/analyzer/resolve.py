@@ -10,12 +10,12 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING
 
-from ptc_runtime.builtins.registry import NAMESPACE_ALIASES
-from ptc_runtime.errors import AnalysisError
-
 from ptc_compiler import ir
 from ptc_compiler.analyzer.scope import Ctx, error
 from ptc_compiler.forms import Form, Symbol
+from ptc_runtime.builtins.java import JAVA_CONSTANTS
+from ptc_runtime.builtins.registry import NAMESPACE_ALIASES
+from ptc_runtime.errors import AnalysisError
 
 if TYPE_CHECKING:
     from ptc_compiler.analyzer.core import Analyzer
@@ -289,6 +289,9 @@ def qualified(an: Analyzer, sym: Symbol) -> ir.Node:
             break
     if cls in JAVA_CLASSES:
         canonical = f"{cls}/{name}"
+        if canonical in JAVA_CONSTANTS and canonical in builtins:
+            # Static fields (Double/NaN ...) are values, folded now: the entry is a thunk.
+            return ir.Const(builtins[canonical].fn(), span)  # type: ignore[arg-type]
         if canonical in builtins:
             return ir.BuiltinRef(canonical, span)
         members = sorted(n.split("/", 1)[1] for n in builtins if n.startswith(cls + "/"))

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ptc_runtime.errors import AnalysisError
-
 from ptc_compiler.forms import Span
+from ptc_runtime.errors import AnalysisError
 
 
 @dataclass(slots=True)
