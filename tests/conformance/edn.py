@@ -234,6 +234,8 @@ class _Reader:
         if tok.startswith(":"):
             return Kw(tok[1:])
         if tok[0].isdigit() or (tok[0] in "+-" and len(tok) > 1 and tok[1].isdigit()):
+            if tok.startswith(("0x", "0X")):  # an identity hash inside #object[...]
+                return Sym(tok)
             return _number(tok)
         return Sym(tok)
 
