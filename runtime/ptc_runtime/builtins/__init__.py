@@ -18,9 +18,11 @@ from ptc_runtime.builtins import (
     comparison,
     describe,
     format_,
+    higher_order,
     introspect,
     java,
     json_,
+    maps,
     math_,
     ordering,
     output,
@@ -29,10 +31,12 @@ from ptc_runtime.builtins import (
     predicates,
     regex_,
     sequences,
+    sets,
     slicing,
     strings,
     strings_core,
     types_,
+    walk,
 )
 from ptc_runtime.builtins.registry import BuiltinSpec, build
 
@@ -61,6 +65,10 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         positional.DECLS,
         slicing.DECLS,
         java.DECLS,
+        higher_order.DECLS,
+        maps.DECLS,
+        sets.DECLS,
+        walk.DECLS,
     ]
 )
 

@@ -7,7 +7,7 @@ rule (`collections.assoc`). Results that are sequences are vectors.
 
 from __future__ import annotations
 
-from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, Group, declare
 from ptc_runtime.collections import (
     PMap,
     PSet,
@@ -25,8 +25,11 @@ from ptc_runtime.lookup import contains_key, get_flexible, get_in
 
 DECLS: list[BuiltinSpec] = []
 
+#: Also reachable as set/... and clojure.set/... (target §9.18).
+_CORE_SET: tuple[Group, ...] = ("core", "set")
 
-@declare(DECLS, "vector", variadic_min=0, doc="A vector of the arguments.")
+
+@declare(DECLS, "vector", variadic_min=0, groups=_CORE_SET, doc="A vector of the arguments.")
 def vector(*xs: object) -> list[object]:
     return list(xs)
 
@@ -36,7 +39,13 @@ def list_(*xs: object) -> list[object]:
     return list(xs)
 
 
-@declare(DECLS, "vec", arities=(1,), doc="A vector of the items of coll (map entries, chars).")
+@declare(
+    DECLS,
+    "vec",
+    arities=(1,),
+    groups=_CORE_SET,
+    doc="A vector of the items of coll (map entries, chars).",
+)
 def vec(coll: object) -> object:
     t = type(coll)
     if t is list or t is PVec:
@@ -54,12 +63,12 @@ def hash_map(*kvs: object) -> dict[object, object]:
     return out
 
 
-@declare(DECLS, "hash-set", variadic_min=0, doc="A set of the arguments.")
+@declare(DECLS, "hash-set", variadic_min=0, groups=_CORE_SET, doc="A set of the arguments.")
 def hash_set(*xs: object) -> PSet:
     return PSet.from_iterable(xs)
 
 
-@declare(DECLS, "set", arities=(1,), doc="A set of the items of coll.")
+@declare(DECLS, "set", arities=(1,), groups=_CORE_SET, doc="A set of the items of coll.")
 def set_(coll: object) -> PSet:
     if type(coll) is PSet:
         return coll
@@ -205,6 +214,12 @@ def vals(m: object) -> list[object] | None:
     return list(mm.values())
 
 
-@declare(DECLS, "contains?", arities=(2,), doc="Map: key present (flexible); set/vector: member.")
+@declare(
+    DECLS,
+    "contains?",
+    arities=(2,),
+    groups=_CORE_SET,
+    doc="Map: key present (flexible); set/vector: member.",
+)
 def contains(coll: object, k: object) -> bool:
     return contains_key(coll, k)

@@ -102,7 +102,7 @@ def is_map(x: object) -> bool:
     return t is dict or t is PMap
 
 
-@declare(DECLS, "set?", arities=(1,), doc="True if x is a set.")
+@declare(DECLS, "set?", arities=(1,), groups=("core", "set"), doc="True if x is a set.")
 def is_set(x: object) -> bool:
     return type(x) is PSet
 

@@ -1,0 +1,89 @@
+"""Set builtins (target §9.18): `union intersection difference disj`, reachable as
+`set/...` and `clojure.set/...` (and bare).
+
+Results are sets in insertion order (decision 6): the first argument's order, then new
+elements in the order they appear. `nil` counts as the empty set, as in Clojure.
+"""
+
+from __future__ import annotations
+
+from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.collections import PSet, kind_name
+from ptc_runtime.errors import PtcError
+
+DECLS: list[BuiltinSpec] = []
+
+_EMPTY: dict[object, object] = {}
+
+
+def _members(who: str, s: object) -> dict[object, object] | PSet:
+    """The stored-key -> element view of a set argument (nil: empty)."""
+    if type(s) is PSet:
+        return s.m  # type: ignore[return-value]
+    if s is None:
+        return _EMPTY
+    raise PtcError("type_error", f"{who}: expected a set, got {kind_name(s)}")
+
+
+@declare(
+    DECLS,
+    "union",
+    variadic_min=0,
+    groups=("set",),
+    doc="Set of the elements of all the sets; (union) is #{}.",
+)
+def union(*sets: object) -> PSet:
+    views = [_members("union", s) for s in sets]
+    nonempty = [i for i, v in enumerate(views) if len(v)]
+    if len(nonempty) == 1 and type(sets[nonempty[0]]) is PSet:
+        return sets[nonempty[0]]  # type: ignore[return-value]
+    out: dict[object, object] = {}
+    for v in views:
+        for k, x in v.items():  # type: ignore[union-attr]
+            if k not in out:
+                out[k] = x
+    return PSet(out)
+
+
+@declare(
+    DECLS,
+    "intersection",
+    variadic_min=1,
+    groups=("set",),
+    doc="Set of the elements of s that are in every other set.",
+)
+def intersection(s: object, *more: object) -> PSet:
+    first = _members("intersection", s)
+    others = [_members("intersection", t) for t in more]
+    return PSet({k: x for k, x in first.items() if all(k in o for o in others)})  # type: ignore[union-attr]
+
+
+@declare(
+    DECLS,
+    "difference",
+    variadic_min=1,
+    groups=("set",),
+    doc="Set of the elements of s that are in none of the other sets.",
+)
+def difference(s: object, *more: object) -> PSet:
+    first = _members("difference", s)
+    others = [_members("difference", t) for t in more]
+    return PSet({k: x for k, x in first.items() if not any(k in o for o in others)})  # type: ignore[union-attr]
+
+
+@declare(
+    DECLS,
+    "disj",
+    variadic_min=1,
+    groups=("core", "set"),
+    doc="Set s without the given elements; (disj nil x) is nil.",
+)
+def disj(s: object, *xs: object) -> PSet | None:
+    if s is None:
+        return None
+    if type(s) is not PSet:
+        raise PtcError("type_error", f"disj: expected a set, got {kind_name(s)}")
+    out: PSet = s
+    for x in xs:
+        out = out.disj(x)
+    return out

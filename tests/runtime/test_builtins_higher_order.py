@@ -1,0 +1,66 @@
+"""Higher-order sequence builtins (target §9.10, decision 13), through `run`."""
+
+from __future__ import annotations
+
+import pytest
+from builtin_cases import outcome
+
+
+def cases(table: list[tuple[str, str]]) -> pytest.MarkDecorator:
+    """Parametrize over (source, expected pr-str or !code), each source its own id."""
+    return pytest.mark.parametrize(("src", "want"), table, ids=[s for s, _ in table])
+
+
+HIGHER_ORDER = [
+    ("(mapv inc [1 2])", "[2 3]"),
+    ('(mapv :a [{:a 1} {"a" 2} {}])', "[1 2 nil]"),
+    ("(mapv + [1 2] [3 4] [5 6])", "[9 12]"),
+    ("(map + [1 2] [3 4] [5 6] [7 8])", "[16 20]"),
+    ("(mapv inc nil)", "[]"),
+    ("(mapv inc 5)", "!type_error"),
+    ("(mapcat reverse [[1 2] [3]])", "[2 1 3]"),
+    ("(mapcat (fn [x] nil) [1])", "[]"),
+    ("(mapcat (fn [a b] [a b]) [1 2] [:a :b])", "[1 :a 2 :b]"),
+    ('(mapcat identity ["ab"])', '["a" "b"]'),
+    ("(mapcat identity [1])", "!type_error"),
+    ("(map-indexed vector [:a :b])", "[[0 :a] [1 :b]]"),
+    ("(map-indexed vector nil)", "[]"),
+    ("(filterv odd? [1 2 3])", "[1 3]"),
+    ("(filterv :a [{:a 1} {}])", "[{:a 1}]"),
+    ("(remove odd? [1 2 3])", "[2]"),
+    ("(remove #{1} [1 2])", "[2]"),
+    ("(remove odd? 1)", "!type_error"),
+    ("(keep :a [{:a 1} {:b 2} {:a false}])", "[1 false]"),
+    ("(keep-indexed (fn [i x] (when (odd? i) x)) [:a :b :c :d])", "[:b :d]"),
+    ("(reduce-kv (fn [acc k v] (assoc acc v k)) {} {:a 1 :b 2})", "{1 :a, 2 :b}"),
+    ("(reduce-kv (fn [acc k v] (conj acc k)) [] {[1] 2})", "[[1]]"),
+    ("(reduce-kv (fn [acc i v] (+ acc i v)) 0 [10 20])", "31"),
+    ("(reduce-kv + 0 nil)", "0"),
+    ('(reduce-kv + 0 "ab")', "!type_error"),
+    ("(some even? [1 2 3])", "true"),
+    ('(some #{"x"} ["a" "x"])', '"x"'),
+    ("(some :a [{} {:a 5}])", "5"),
+    ("(some even? nil)", "nil"),
+    ("(some even? [1])", "nil"),
+    ("(every? odd? [1 3])", "true"),
+    ("(every? odd? [])", "true"),
+    ("(every? :a [{:a 1} {}])", "false"),
+    ("(not-every? odd? [1 2])", "true"),
+    ("(not-every? odd? [1])", "false"),
+    ("(not-any? odd? [2 4])", "true"),
+    ("(not-any? odd? [1])", "false"),
+    ("(every? 1 [1])", "!not_callable"),
+    ("(tree-seq vector? identity [1 [2 3]])", "[[1 [2 3]] 1 [2 3] 2 3]"),
+    (
+        "(map :id (tree-seq map? :children {:id 1 :children [{:id 2 :children [{:id 4}]} {:id 3}]}))",
+        "[1 2 4 3]",
+    ),
+    ("(tree-seq nil? identity 1)", "[1]"),
+    ("(tree-seq vector? identity 5)", "[5]"),
+    ('(count (tree-seq string? vector "a"))', "!timeout"),
+]
+
+
+@cases(HIGHER_ORDER)
+def test_higher_order(src: str, want: str) -> None:
+    assert outcome(src) == want
