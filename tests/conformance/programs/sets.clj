@@ -59,8 +59,8 @@
 (count #{1 1.0})
 ;; @st-set-bools
 (count (set [true false nil 1 0]))
-;; @st-union-error-vector
-(count (clojure.set/union #{1} [2 3]))
+;; @st-union-count
+(count (clojure.set/union #{1} #{2 3} #{3 4}))
 ;; @st-hash-set-fn
 (apply hash-set [1 2 2])
 ;; @st-disj-all
