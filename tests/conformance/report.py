@@ -56,6 +56,7 @@ def main() -> int:
         if c.status == "error":
             if r.ok:
                 groups["error only in Clojure"].append(p.id)
+                details[p.id] = ptc_compiler.pr_str(r.value)
             continue
         if not r.ok:
             assert r.error is not None
