@@ -38,7 +38,7 @@ def test_reason_must_belong_to_kind() -> None:
     with pytest.raises(ValueError):
         ProviderFailure("provider_error", "capability_quota", False)
     with pytest.raises(ValueError):
-        ProviderFailure("protocol_error", "timeout", True)  # type: ignore[arg-type]
+        ProviderFailure("protocol_error", "timeout", True)
 
 
 def test_details_are_cut_to_1024() -> None:
