@@ -32,7 +32,6 @@ def test_check_vec_accepts(value: object) -> None:
     ("value", "kind"),
     [
         pytest.param({"a": 1}, "map", id="map"),
-        pytest.param("abc", "string", id="string"),
         pytest.param(5, "number", id="number"),
         pytest.param(keyword("k"), "keyword", id="keyword"),
         pytest.param(PSet.from_iterable([1]), "set", id="set"),
@@ -107,3 +106,7 @@ def test_or_default_only_when_absent() -> None:
     assert d.has_key({"a": None}, k)
     assert not d.has_key({}, k)
     assert not d.has_key(None, k)
+
+
+def test_check_vec_reads_a_string_as_characters() -> None:
+    assert d.check_vec("ab") == ["a", "b"]

@@ -586,6 +586,8 @@ def inline_equality(name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -
     Safe because a keyword, nil or boolean equals only itself, and a string equals only
     an equal string (a keyword's `__eq__` is identity, so it never equals a `str`).
     """
+    if isinstance(exprs[0], ast.Constant) and isinstance(exprs[1], ast.Constant):
+        return None  # two literals: leave it to the builtin (and spare CPython's `is` warning)
     for i in (0, 1):
         a = args[i]
         if isinstance(a, ir.Const) and (

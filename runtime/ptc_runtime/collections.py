@@ -528,11 +528,29 @@ def as_fn(f: object, who: str = "call") -> Callable[..., Any]:
         return lookup
     if t is Keyword or t is PSet:
         return f  # type: ignore[return-value]
+    if t is list or t is PVec:
+        return _vector_as_fn(f)  # type: ignore[arg-type]
     if callable(f) and not isinstance(f, type) and t is not EqKey:
         return f
     raise PtcError(
         "not_callable", f"not callable: {kind_name(f)}", hint=f"{who} expects a function"
     )
+
+
+def _vector_as_fn(v: list[object] | PVec) -> Callable[..., Any]:
+    """`([10 20] 1)`: a vector called with an index (Clojure; GAP-S13 fixed)."""
+
+    def index(i: object) -> object:
+        if type(i) is not int:
+            raise PtcError(
+                "type_error",
+                f"a vector called as a function takes an integer index, got {kind_name(i)}",
+            )
+        if 0 <= i < len(v):
+            return v[i]
+        raise PtcError("runtime_error", f"index {i} out of range for a vector of {len(v)} items")
+
+    return index
 
 
 # Imported last: both modules import names from this one (see module docstring).

@@ -18,9 +18,12 @@ from ptc_runtime.lookup import NOT_FOUND, find_key
 
 
 def check_vec(value: object) -> object:
-    """The value itself when a sequential pattern may read it (a vector or nil)."""
+    """What a sequential pattern reads: a vector or nil as is; a string as its characters
+    (Clojure destructures strings; GAP-S87); a set as its elements in order."""
     if value is None or is_vector(value):
         return value
+    if type(value) is str:
+        return list(value)
     raise PtcError("destructure_error", f"expected a vector or nil, got {kind_name(value)}")
 
 

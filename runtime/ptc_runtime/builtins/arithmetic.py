@@ -54,7 +54,9 @@ def _mul2(a: int | float, b: int | float) -> int | float:
 
 
 def _div2(a: int | float, b: int | float) -> float:
-    if type(b) is int:
+    # Decision 3: only integer-by-integer division by zero is an error; a float operand
+    # on either side makes it IEEE (Clojure: (/ 1.0 0) is ##Inf).
+    if type(b) is int and type(a) is int:
         if b == 0:
             raise PtcError("arithmetic_error", "/: divide by zero")
         try:
