@@ -16,7 +16,7 @@ PREDICATES = [
     ),
     (
         "[(ifn? inc) (ifn? :a) (ifn? {}) (ifn? #{}) (ifn? []) (ifn? nil) (ifn? 1)]",
-        "[true true true true false false false]",
+        "[true true true true true false false]",
     ),
     ("[(sequential? []) (sequential? {}) (seq? [1]) (seq? nil)]", "[true false true false]"),
     (

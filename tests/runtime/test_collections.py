@@ -186,7 +186,8 @@ def test_as_fn() -> None:
     assert as_fn(A)({A: 1}) == 1
     assert as_fn({"a": 5})(A) == 5
     assert as_fn(PSet.from_iterable([1]))(1) == 1
-    for bad in (None, 1, [1], "s"):
+    assert as_fn([7, 8])(1) == 8  # vectors index, as in Clojure (GAP-S13)
+    for bad in (None, 1, "s"):
         try:
             as_fn(bad)
         except PtcError as e:
