@@ -48,7 +48,11 @@ _WS_RUNS = (" ", "\t", "\n", "\r", "  ", " \n\t")
 
 @st.composite
 def _sig_and_noisy_text(draw: st.DrawFn) -> tuple[Signature, str]:
-    s = draw(gen.signatures(st.one_of(gen.sig_types(), gen.sig_types(), gen.deep_types())))
+    s = draw(
+        gen.signatures(
+            st.one_of(gen.sig_types(), gen.sig_types(), gen.sig_types(), gen.deep_types())
+        )
+    )
     rnd = draw(st.randoms(use_true_random=False))
     text = sigs.render(s)
     out = [rnd.choice(_WS_RUNS) if rnd.random() < 0.5 else ""]
