@@ -185,6 +185,8 @@ def _from_lark(text: str, exc: UnexpectedInput) -> SignatureError:
             m = _TYPE_WORD.match(text, pos)
             word = m.group() if m else ":"
             msg = f"unknown type '{_show(word)}'"
+        elif text[pos] == "?" and pos > 0 and text[pos - 1] in " \t\r\n":
+            msg = "'?' must directly follow its type (no whitespace before it)"
         else:
             msg = f"unexpected character '{_show(text[pos])}'"
     elif isinstance(exc, UnexpectedToken):
