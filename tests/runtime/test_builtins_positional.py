@@ -12,6 +12,15 @@ def cases(table: list[tuple[str, str]]) -> pytest.MarkDecorator:
 
 
 CONSTRUCTION = [
+    ("(repeat 3 :x)", "[:x :x :x]"),
+    ("(repeat 0 :x)", "[]"),
+    ("(repeat -2 :x)", "[]"),
+    ("(repeat 1.5 [1])", "[[1] [1]]"),
+    ('(apply str (repeat 3 "ab"))', '"ababab"'),
+    ("(repeat 100000000 1)", "!memory_exceeded"),
+    ("(repeat ##Inf 1)", "!memory_exceeded"),
+    ("(repeat nil 1)", "!type_error"),
+    ("(repeat :x)", "!invalid_arity"),
     ("(seq [])", "nil"),
     ("(seq [1])", "[1]"),
     ("(seq nil)", "nil"),

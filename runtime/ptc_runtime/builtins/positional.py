@@ -1,4 +1,4 @@
-"""Construction and positional access: `seq empty zipmap array-map butlast ffirst fnext
+"""Construction and positional access: `repeat seq empty zipmap array-map butlast ffirst fnext
 nfirst nnext peek pop find subvec not-empty distinct?` (target §9.7, §9.8, §9.11).
 
 Indexes never raise (DIV-26): `subvec` clamps, `pop` of `[]` is nil. Maps and sets give
@@ -7,6 +7,9 @@ expected.
 """
 
 from __future__ import annotations
+
+import math
+from typing import Final
 
 from ptc_runtime.builtins import collections_
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
@@ -28,6 +31,33 @@ DECLS: list[BuiltinSpec] = []
 declare(DECLS, "array-map", variadic_min=0, doc="Same as hash-map (maps keep insertion order).")(
     collections_.hash_map
 )
+
+
+#: The longest vector `repeat` builds.
+MAX_REPEAT: Final = 10_000_000
+
+
+@declare(
+    DECLS,
+    "repeat",
+    arities=(2,),
+    allocates=True,
+    doc="Vector of n copies of x (a count is required: sequences are finite).",
+)
+def repeat(n: object, x: object) -> list[object]:
+    t = type(n)
+    if t is not int and t is not float:
+        raise PtcError("type_error", f"repeat: count must be a number, got {kind_name(n)}")
+    if n != n:
+        raise PtcError("type_error", "repeat: count must be a number, got NaN")
+    if n > MAX_REPEAT:  # type: ignore[operator]
+        raise PtcError(
+            "memory_exceeded",
+            f"repeat: the count is more than the limit of {MAX_REPEAT}",
+            hint="repeat fewer items",
+        )
+    k: int = n if t is int else math.ceil(n)  # type: ignore[assignment, call-overload]
+    return [x] * k if k > 0 else []
 
 
 @declare(
