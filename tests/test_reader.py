@@ -1,4 +1,10 @@
-"""Reader: source text -> Forms with spans, and every ReadError (target §3)."""
+"""Reader: source text -> Forms with spans, and every ReadError (target §3).
+
+Every test runs against three readers (the autouse `reader` fixture): `read` (fast path
+with lark fallback), `read_with_lark` (the grammar alone) and `fast-only`, which takes
+the fast path's forms and insists that whenever the fast path defers, the lark reader
+rejects the source (so the fast path handles every accepted program itself).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +12,12 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable, Iterator
 
 import pytest
-from ptc_runtime.errors import ReadError
 
+from ptc_compiler import reader
+from ptc_compiler.fast_reader import read_fast
 from ptc_compiler.forms import (
     Const,
     Form,
@@ -25,7 +33,34 @@ from ptc_compiler.forms import (
     VarQuote,
     VectorForm,
 )
-from ptc_compiler.reader import read
+from ptc_runtime.errors import ReadError
+
+
+def _fast_only(src: str) -> tuple[Form, ...]:
+    if read_fast(src, reader.MAX_DEPTH, reader.MAX_INT_DIGITS) is None:
+        reader.read_with_lark(src)  # must raise: the fast path defers only on errors
+        pytest.fail(f"fast path deferred on a program the lark reader accepts: {src[:80]!r}")
+    return reader.read(src)  # same size and name checks; takes the fast path again
+
+
+Reader = Callable[[str], tuple[Form, ...]]
+READERS: dict[str, Reader] = {
+    "read": reader.read,
+    "lark": reader.read_with_lark,
+    "fast-only": _fast_only,
+}
+_current: list[Reader] = [reader.read]
+
+
+@pytest.fixture(autouse=True, params=list(READERS))
+def _reader(request: pytest.FixtureRequest) -> Iterator[None]:
+    _current[0] = READERS[request.param]
+    yield
+    _current[0] = reader.read
+
+
+def read(src: str) -> tuple[Form, ...]:
+    return _current[0](src)
 
 
 def one(src: str) -> Form:
