@@ -6,6 +6,9 @@
 * `to_tool_args`: target §7.3 normalisation of a tool's argument map.
 * `to_json_value`: a PTC value as plain JSON-able Python for the public result.
 
+Java temporal values leave as their canonical text (`"2024-01-31"`); host data
+never contains them.
+
 All three walk values with an explicit stack, so nesting depth is not limited by
 Python's recursion limit.
 """
@@ -13,12 +16,16 @@ Python's recursion limit.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
+from functools import partial
+from itertools import chain, compress
 from typing import Any, Final
 
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec, kind_name, to_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.printer import pr_str
+from ptc_runtime.temporal import Temporal
 from ptc_runtime.values import Keyword, SymbolRef
 
 _SCALARS: Final = (type(None), bool, int, float, str, Keyword)
@@ -125,11 +132,61 @@ def _host_close(kind: int, orig: object, children: list[Any], changed: bool) -> 
 
 
 def from_host(x: object) -> object:
-    """Host data as a PTC value; unsupported host types raise `tool_error`."""
+    """Host data as a PTC value; unsupported host types raise `tool_error`.
+
+    JSON-shaped data (dicts with string keys, lists, scalars) is returned as the very same
+    object after one quick scan; only other shapes are rebuilt.
+    """
     t = type(x)
     if t in _SCALARS:
         return x
+    if _is_plain(x):
+        return x
     return _walk(x, _host_open, _host_close)
+
+
+_PLAIN_VALUES: Final = frozenset({str, int, float, bool, type(None)})
+
+
+def _is_plain(root: object) -> bool:
+    """True when `root` is JSON-shaped: usable as a PTC value without any change.
+
+    This scans every value of tool results and run data, so it works level by level with
+    C-level iteration (`chain`, `map(type, ...)`): all dicts of one level, then all lists,
+    descending only where a level holds containers. Nesting is bounded by `_MAX_LEVELS`.
+    """
+    dicts: list[dict[object, object]] = []
+    lists: list[list[object]] = []
+    if type(root) is dict:
+        dicts.append(root)
+    elif type(root) is list:
+        lists.append(root)
+    else:
+        return False
+    for _ in range(_MAX_LEVELS):
+        if not dicts and not lists:
+            return True
+        values: list[object] = []
+        if dicts:
+            if set(map(type, chain.from_iterable(dicts))) - _STR_ONLY:
+                return False
+            values.extend(chain.from_iterable(map(dict.values, dicts)))
+        if lists:
+            values.extend(chain.from_iterable(lists))
+        kinds = set(map(type, values))
+        if kinds - _PLAIN_OR_CONTAINER:
+            return False
+        found: list[Any] = values
+        dicts = list(compress(found, map(_IS_DICT, map(type, found)))) if dict in kinds else []
+        lists = list(compress(found, map(_IS_LIST, map(type, found)))) if list in kinds else []
+    return False
+
+
+_MAX_LEVELS: Final = 10_000
+_IS_DICT: Final = partial(operator.is_, dict)
+_IS_LIST: Final = partial(operator.is_, list)
+_STR_ONLY: Final = frozenset({str})
+_PLAIN_OR_CONTAINER: Final = _PLAIN_VALUES | {dict, list}
 
 
 # ---------------------------------------------------------------- to_tool_args
@@ -142,6 +199,8 @@ def _arg_key(k: object) -> str:
         return k.name.replace("-", "_")  # type: ignore[attr-defined, no-any-return]
     if t is str:
         return k.replace("-", "_")  # type: ignore[attr-defined, no-any-return]
+    if isinstance(k, Temporal):
+        return str(k)
     return pr_str(k, limit=200)
 
 
@@ -159,6 +218,8 @@ def _args_open(x: object) -> tuple[int, Any]:
         return _SET, x.m.values()  # type: ignore[attr-defined]
     if t is SymbolRef:
         return -1, x.name  # type: ignore[attr-defined]
+    if isinstance(x, Temporal):
+        return -1, str(x)  # Java canonical text
     raise PtcError("invalid_tool_args", f"a {kind_name(x)} cannot be passed to a tool")
 
 
@@ -206,6 +267,8 @@ def _json_key(k: object) -> str:
         return str(k)
     if t is float and math.isfinite(k):  # type: ignore[arg-type]
         return pr_str(k)
+    if isinstance(k, Temporal):
+        return str(k)
     raise PtcError(
         "invalid_output",
         f"a {kind_name(k)} map key cannot be encoded as JSON",
@@ -235,6 +298,8 @@ def _json_open(x: object) -> tuple[int, Any]:
         return _SET, x.m.values()  # type: ignore[attr-defined]
     if t is SymbolRef:
         return -1, x.name  # type: ignore[attr-defined]
+    if isinstance(x, Temporal):
+        return -1, str(x)  # Java canonical text
     raise PtcError(
         "invalid_output", f"a {kind_name(x)} cannot be encoded as JSON", kind="invalid-output"
     )
