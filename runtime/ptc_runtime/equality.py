@@ -4,7 +4,8 @@ One equality everywhere (decision 4): numbers by value (`(= 1 1.0)`), booleans n
 equal numbers, NaN equals nothing, keywords never equal strings, vectors element-wise
 (list and `PVec` alike), maps by keys and values (dict and `PMap` alike), sets by
 members. All walks use explicit stacks, so deep values never hit Python's recursion
-limit.
+limit. Java temporal values (`ptc_runtime.temporal`) are equal by value within one
+class and order chronologically against their own class only.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from ptc_runtime.collections import EqKey, PMap, PSet, PVec, kind_name
+from ptc_runtime.collections import EqKey, PMap, PSet, PVec
 from ptc_runtime.errors import PtcError
+from ptc_runtime.temporal import Temporal, kind
 from ptc_runtime.values import Keyword
 
 _HASH_DEPTH: Final = 8  # hash_value looks this deep; deeper parts hash to a constant
@@ -159,13 +161,15 @@ def _rank(x: object) -> int:
         return 4
     if t is list or t is PVec:
         return 5
+    if isinstance(x, Temporal):
+        return 6
     return -1
 
 
 def _not_comparable(a: object, b: object) -> PtcError:
     return PtcError(
         "type_error",
-        f"compare: values are not comparable: {kind_name(a)} and {kind_name(b)}",
+        f"compare: values are not comparable: {kind(a)} and {kind(b)}",
     )
 
 
@@ -187,6 +191,11 @@ def _cmp_atoms(a: object, b: object) -> int:
         return _utf16_cmp(a.name, b.name)  # type: ignore[attr-defined]
     if ra == 1:
         return (a is True) - (b is True)
+    if ra == 6:  # Java temporal values: one class, chronologically
+        if type(a) is not type(b):
+            raise _not_comparable(a, b)
+        ka, kb = a.order_key(), b.order_key()  # type: ignore[attr-defined]
+        return (ka > kb) - (ka < kb)  # type: ignore[no-any-return]
     return 0
 
 

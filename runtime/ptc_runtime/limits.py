@@ -17,6 +17,7 @@ from typing import Any, Final
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec
 from ptc_runtime.errors import LimitExceeded, PtcError
 from ptc_runtime.printer import format_float
+from ptc_runtime.temporal import Temporal
 from ptc_runtime.values import Keyword, SymbolRef
 
 DEFAULT_TIMEOUT_MS: Final = 1_000
@@ -136,6 +137,8 @@ def _key_text(k: object) -> str:
         return format_float(k)  # type: ignore[arg-type]
     if t is SymbolRef:
         return k.name  # type: ignore[attr-defined, no-any-return]
+    if isinstance(k, Temporal):
+        return str(k)  # Java canonical text
     raise _invalid("a map key that is not a string, keyword or number")
 
 
@@ -183,7 +186,8 @@ def encode_json(
 ) -> str:
     """`value` as compact JSON text of at most `cap` UTF-8 bytes.
 
-    Keywords become their names, map keys must be strings/keywords/numbers and must not
+    Keywords become their names, Java temporal values their canonical text (as keys
+    too), map keys must be strings/keywords/numbers and must not
     collide after that, NaN/infinities, functions and lone surrogates are
     `invalid-output`; more than `cap` bytes is `output-limit`, found after at most
     `cap` bytes of work. Works on PTC values and plain JSON-like Python alike.
@@ -227,8 +231,8 @@ def encode_json(
             s = repr(x)
             budget.add(len(s))
             parts.append(s)
-        elif t is str or t is Keyword or t is SymbolRef:
-            s = x if t is str else x.name
+        elif t is str or t is Keyword or t is SymbolRef or isinstance(x, Temporal):
+            s = x if t is str else str(x) if isinstance(x, Temporal) else x.name
             budget.add(len(s) + 2)  # cheap lower bound first: refuse huge strings early
             q = _quote(s)
             budget.add(_utf8_len(q) - len(s) - 2)

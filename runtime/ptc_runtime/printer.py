@@ -6,7 +6,9 @@ decimals for magnitudes in [1e-3, 1e7), computerised scientific notation otherwi
 in `str`. Maps print in insertion order with `, ` between entries. The printer is
 iterative (an explicit work stack), so deep values print without recursion, and it
 takes an optional character budget after which it stops with a marker: heavily shared
-values can describe astronomically long text.
+values can describe astronomically long text. Java temporal values print their Java
+canonical text in `str` and Clojure's readable form (without the identity hash) in
+`pr-str`; Java surface members print as inert `#java[Math/abs]` labels.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Final
 
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec
 from ptc_runtime.errors import PtcError
+from ptc_runtime.temporal import Temporal
 from ptc_runtime.values import Keyword, SymbolRef, VarRef
 
 #: Appended when a budgeted print stops early.
@@ -88,6 +91,17 @@ def fn_name(f: object) -> str:
     return "fn"
 
 
+def fn_label(f: object) -> str:
+    """`#function[name]`, or the inert `#java[Math/abs]` for a Java surface member."""
+    name = fn_name(f)
+    from ptc_runtime.builtins import BUILTINS  # the registry imports the printer
+
+    spec = BUILTINS.get(name)
+    if spec is not None and spec.fn is f and "java" in spec.groups:
+        return "#java[" + name + "]"
+    return "#function[" + name + "]"
+
+
 def _atom(x: object, readable: bool) -> str | None:
     """Text of a non-collection value, or None for a collection."""
     t = type(x)
@@ -116,8 +130,10 @@ def _atom(x: object, readable: bool) -> str | None:
         if not isinstance(src, str):
             src = getattr(x, "pattern", "")
         return '#"' + (src if isinstance(src, str) else "") + '"'
+    if isinstance(x, Temporal):
+        return x.readable() if readable else str(x)
     if callable(x):
-        return "#function[" + fn_name(x) + "]"
+        return fn_label(x)
     return "#object[unknown]"
 
 
@@ -205,4 +221,6 @@ def str_(x: object, limit: int | None = None) -> str:
         return format_float(x, readable=False)  # type: ignore[arg-type]
     if t is Keyword:
         return ":" + x.name  # type: ignore[attr-defined, no-any-return]
+    if isinstance(x, Temporal):
+        return str(x)  # Java canonical text
     return _print(x, True, limit)
