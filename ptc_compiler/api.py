@@ -169,6 +169,10 @@ def _compile_uncached(
         check_restricted(lowered.module)
     except GeneratedCodeRejected as exc:
         raise PtcError("internal_error", f"internal compiler error: {exc}") from None
+    except RecursionError:
+        raise PtcError("program_too_complex", "program nests too deeply to compile") from None
+    except (ValueError, SyntaxError, TypeError) as exc:  # CPython refused our AST: our bug
+        raise PtcError("internal_error", f"internal compiler error: {type(exc).__name__}") from None
     return Program(
         source=source,
         code=code,

@@ -39,6 +39,7 @@ from ptc_compiler.lower.ctx import (
     store,
 )
 from ptc_runtime.builtins.registry import BuiltinSpec
+from ptc_runtime.fastops import FAST_CALLS
 from ptc_runtime.values import Keyword, SymbolRef
 
 Sink = Callable[[ast.expr], list[ast.stmt]]
@@ -292,6 +293,9 @@ class Emitter:
             inline = self.inline(fn.name, node.args, exprs)
             if inline is not None:
                 return Lowered(stmts, inline)
+            fast = FAST_CALLS.get(fn.name)
+            if fast is not None and fast[0] == len(exprs):
+                return Lowered(stmts, call(load(fast[1]), exprs))
             return Lowered(stmts, call(load(self.builtins[fn.name].py_name), exprs))
         if isinstance(fn, ir.Local) and fn.ident in self.cx.fn_locals:
             stmts, exprs = self.many(node.args)
@@ -536,14 +540,25 @@ class Emitter:
             body.append(assign(arity.rest, helper("rest_args", load(arity.rest))))
         saved_numeric = cx.numeric
         try:
-            if id(arity) in self.recur_owners:
-                idents = (*arity.params, *((arity.rest,) if arity.rest else ()))
-                cx.recur = LoopTarget(idents)
-                loop_body = self.tail(arity.body, return_sink)
-                body.append(ast.While(test=ast.Constant(True), body=loop_body, orelse=[]))
+            specialised = self.numeric_params(arity)
+            if specialised:
+                # Two versions of the body: one where the guarded parameters are known
+                # numbers (arithmetic on them compiles to Python operators), one general.
+                checks: list[ast.expr] = [
+                    ast.Compare(
+                        left=call(load("rt_type"), [load(p)]),
+                        ops=[ast.In()],
+                        comparators=[load("rt_numtypes")],
+                    )
+                    for p in sorted(specialised)
+                ]
+                guard = checks[0] if len(checks) == 1 else ast.BoolOp(op=ast.And(), values=checks)
+                cx.numeric = saved_numeric | specialised
+                fast = self.arity_body(arity)
+                cx.numeric = saved_numeric
+                body.append(ast.If(test=guard, body=fast, orelse=self.arity_body(arity)))
             else:
-                cx.recur = None
-                body.extend(self.tail(arity.body, return_sink))
+                body.extend(self.arity_body(arity))
         finally:
             cx.numeric = saved_numeric
         fdef = ast.FunctionDef(
@@ -554,6 +569,25 @@ class Emitter:
             returns=None,
         )
         return at(arity.span, fdef)  # type: ignore[return-value]
+
+    def arity_body(self, arity: ir.FnArity) -> list[ast.stmt]:
+        """The statements of one arity's body (a `while` loop when it `recur`s)."""
+        if id(arity) in self.recur_owners:
+            idents = (*arity.params, *((arity.rest,) if arity.rest else ()))
+            self.cx.recur = LoopTarget(idents)
+            loop_body = self.tail(arity.body, return_sink)
+            return [ast.While(test=ast.Constant(True), body=loop_body, orelse=[])]
+        self.cx.recur = None
+        return self.tail(arity.body, return_sink)
+
+    def numeric_params(self, arity: ir.FnArity) -> frozenset[str]:
+        """Parameters worth a numeric fast path: used in arithmetic, and still numbers
+        after every `recur` once checked at entry."""
+        cands = scan.numeric_operands(arity.body) & set(arity.params)
+        if not cands or id(arity) not in self.recur_owners:
+            return frozenset(cands)
+        idents = [*arity.params, *((arity.rest,) if arity.rest else ())]
+        return scan.numeric_fixpoint(idents, cands, arity.body, self.cx.numeric)
 
     def program(self, body: ir.Node) -> ast.FunctionDef:
         self.cx.recur = None

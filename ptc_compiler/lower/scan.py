@@ -201,15 +201,22 @@ def is_boolean(node: ir.Node) -> bool:
 
 
 def numeric_loop_bindings(loop: ir.Loop, numeric: frozenset[str]) -> frozenset[str]:
-    """Loop idents provably numeric on every iteration (a small fixpoint).
-
-    Start from the bindings with numeric initial values, assume them numeric, and drop
-    any that some `recur` may rebind to a non-number; repeat until stable.
-    """
+    """Loop idents provably numeric on every iteration."""
     idents = [ident for ident, _ in loop.bindings]
     cands = {ident for ident, init in loop.bindings if is_numeric(init, numeric)}
-    recurs = list(tail_recurs(loop.body))
-    lets = inner_lets(loop.body)
+    return numeric_fixpoint(idents, cands, loop.body, numeric)
+
+
+def numeric_fixpoint(
+    idents: list[str], cands: set[str], body: ir.Node, numeric: frozenset[str]
+) -> frozenset[str]:
+    """The subset of `cands` (among the `recur` slots `idents`) that stays numeric.
+
+    Assume the candidates numeric, and drop any that some `recur` may rebind to a
+    non-number; repeat until stable (a small fixpoint).
+    """
+    recurs = list(tail_recurs(body))
+    lets = inner_lets(body)
     while True:
         assumed = set(numeric) | cands
         for ident, value in lets:
@@ -223,3 +230,27 @@ def numeric_loop_bindings(loop: ir.Loop, numeric: frozenset[str]) -> frozenset[s
         if ok == cands:
             return frozenset(cands)
         cands = ok
+
+
+#: Builtins whose operands benefit from being known numbers (they then compile inline).
+NUMERIC_OPERATORS = frozenset(
+    {"+", "-", "*", "<", ">", "<=", ">=", "=", "==", "inc", "dec", "zero?", "pos?", "neg?"}
+)
+
+
+def numeric_operands(body: ir.Node) -> set[str]:
+    """Locals used directly as operands of arithmetic or comparison (not inside nested fns)."""
+    out: set[str] = set()
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Fn):
+            continue
+        if (
+            isinstance(node, ir.Call)
+            and isinstance(node.fn, ir.BuiltinRef)
+            and node.fn.name in NUMERIC_OPERATORS
+        ):
+            out.update(a.ident for a in node.args if isinstance(a, ir.Local))
+        stack.extend(children(node))
+    return out

@@ -1,0 +1,130 @@
+"""Fixed-arity fast paths for the hottest builtins, called by generated code.
+
+`(+ a b)` on operands the compiler cannot prove numeric compiles to `rt_add2(a, b)`:
+a plain two-argument function that does the common case (two numbers) with one
+Python operator and otherwise defers to the registry builtin, which owns the
+semantics and the error messages. Variadic builtins cost a tuple and a loop per
+call; these cost one type check per operand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from ptc_runtime.builtins import BUILTINS
+
+
+def _builtin(name: str) -> Callable[..., Any]:
+    return BUILTINS[name].fn
+
+
+_add, _sub, _mul = _builtin("+"), _builtin("-"), _builtin("*")
+_lt, _gt, _le, _ge = _builtin("<"), _builtin(">"), _builtin("<="), _builtin(">=")
+_eq, _inc, _dec = _builtin("="), _builtin("inc"), _builtin("dec")
+
+
+def add2(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        try:
+            return a + b
+        except OverflowError:
+            pass
+    return _add(a, b)
+
+
+def sub2(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        try:
+            return a - b
+        except OverflowError:
+            pass
+    return _sub(a, b)
+
+
+def mul2(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        try:
+            return a * b
+        except OverflowError:
+            pass
+    return _mul(a, b)
+
+
+def lt2(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        return a < b
+    return _lt(a, b)
+
+
+def gt2(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        return a > b
+    return _gt(a, b)
+
+
+def le2(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        return a <= b
+    return _le(a, b)
+
+
+def ge2(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        return a >= b
+    return _ge(a, b)
+
+
+def eq2(a: Any, b: Any) -> Any:
+    ta = type(a)
+    if ta is type(b) and (ta is int or ta is str or ta is float):
+        return a == b
+    return _eq(a, b)
+
+
+def inc1(a: Any) -> Any:
+    if type(a) is int:
+        return a + 1
+    return _inc(a)
+
+
+def dec1(a: Any) -> Any:
+    if type(a) is int:
+        return a - 1
+    return _dec(a)
+
+
+#: builtin name -> (argument count, helper global) used by lowering.
+FAST_CALLS: Final[dict[str, tuple[int, str]]] = {
+    "+": (2, "rt_add2"),
+    "-": (2, "rt_sub2"),
+    "*": (2, "rt_mul2"),
+    "<": (2, "rt_lt2"),
+    ">": (2, "rt_gt2"),
+    "<=": (2, "rt_le2"),
+    ">=": (2, "rt_ge2"),
+    "=": (2, "rt_eq2"),
+    "==": (2, "rt_eq2"),
+    "inc": (1, "rt_inc1"),
+    "dec": (1, "rt_dec1"),
+}
+
+HELPERS: Final[dict[str, Callable[..., Any]]] = {
+    "rt_add2": add2,
+    "rt_sub2": sub2,
+    "rt_mul2": mul2,
+    "rt_lt2": lt2,
+    "rt_gt2": gt2,
+    "rt_le2": le2,
+    "rt_ge2": ge2,
+    "rt_eq2": eq2,
+    "rt_inc1": inc1,
+    "rt_dec1": dec1,
+}
