@@ -64,7 +64,9 @@ _SYM_REST: Final = r"[A-Za-z0-9+\-*\/<>=?!_%.&']"
 _STRING_BODY: Final = r"""[^"\\]*(?:\\[^\r\n][^"\\]*)*"""
 _NUMBER_RE: Final = r"-?[0-9]+(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)?"
 _SPECIAL_FLOAT_RE: Final = r"##(?:Inf|-Inf|NaN)"
-_CHAR_RE: Final = r"\\(?:newline|space|tab|return|backspace|formfeed|[^\r\n])"
+_CHAR_RE: Final = (
+    r"\\(?:newline|space|tab|return|backspace|formfeed|u[0-9a-fA-F]{4}|o[0-7]{1,3}|[^\r\n])"
+)
 _KEYWORD_RE: Final = r":[A-Za-z0-9+\-*<>=?!_]+"
 _SYM: Final = f"{_SYM_FIRST}{_SYM_REST}*"
 
@@ -114,6 +116,66 @@ def _unescape(body: str) -> str:
     if "\\" not in body:
         return body
     return _ESCAPE_PAIR.sub(lambda m: _ESCAPES.get(m.group(1), m.group()), body)
+
+
+_STRING_PAIR: Final = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.DOTALL)
+
+
+def decode_string(body: str) -> str | None:
+    r"""The value of a string literal's body, as Clojure reads it: `\\ \" \n \t \r` and
+    `\uXXXX` (exactly four hex digits; a surrogate pair of two escapes is one code point)
+    decode, any other backslash pair is kept verbatim. None when a `\u` escape is half
+    of a surrogate pair on its own (no string may hold one)."""
+    if "\\" not in body:
+        return body
+    if "\\u" not in body:
+        return _unescape(body)
+    out: list[str] = []
+    last = 0
+    pending = -1  # a high surrogate waiting for its low half: its end offset in body
+    high = 0
+    for m in _STRING_PAIR.finditer(body):
+        start, stop = m.span()
+        hexits = m.group(1)
+        code = -1 if hexits is None else int(hexits, 16)
+        if pending >= 0:
+            if start != pending or not 0xDC00 <= code <= 0xDFFF:
+                return None
+            out.append(chr(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)))
+            pending = -1
+            last = stop
+            continue
+        out.append(body[last:start])
+        last = stop
+        if code < 0:
+            pair = m.group(2)
+            out.append(_ESCAPES.get(pair, "\\" + pair))
+        elif 0xD800 <= code <= 0xDBFF:
+            pending, high = stop, code
+        elif 0xDC00 <= code <= 0xDFFF:
+            return None
+        else:
+            out.append(chr(code))
+    if pending >= 0:
+        return None
+    out.append(body[last:])
+    return "".join(out)
+
+
+def char_value(name: str) -> str | None:
+    """The one-character string of a character literal without its backslash: a name
+    (`newline` ...), `uXXXX` (hex), `oNNN` (octal, at most 377), or the character itself.
+    None for a surrogate half or an octal value above 377."""
+    named = _CHAR_NAMES.get(name)
+    if named is not None:
+        return named
+    if len(name) == 5 and name[0] == "u":
+        code = int(name[1:], 16)
+        return None if 0xD800 <= code <= 0xDFFF else chr(code)
+    if len(name) > 1 and name[0] == "o":
+        code = int(name[1:], 8)
+        return None if code > 0o377 else chr(code)
+    return name
 
 
 # ---------------------------------------------------------------- fast constructors
@@ -356,13 +418,19 @@ def read_fast(source: str, max_depth: int, max_int_digits: int) -> tuple[Form, .
                 line_start = start + text.rfind("\n") + 1
             span = _mk_span(start_line, col, line, end - line_start + 1)
             if kind == _STRING:
-                form = _mk_const(_unescape(text[1:-1]), span)
+                value = decode_string(text[1:-1])
+                if value is None:
+                    return None
+                form = _mk_const(value, span)
             else:
                 form = RegexForm(_unescape(text[2:-1]), span)
         elif kind == _CHAR:
             name = match[kind][1:]
             span = _mk_span(line, col, line, end - line_start + 1)
-            form = Const(_CHAR_NAMES.get(name, name), span, is_char=True)
+            char = char_value(name)
+            if char is None:
+                return None
+            form = Const(char, span, is_char=True)
         elif kind == _QUOTED:
             form = Quote(match[kind][1:], _mk_span(line, col, line, end - line_start + 1))
         elif kind == _VAR_QUOTE:

@@ -45,7 +45,7 @@ from typing import Any, Final, TypeAlias
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedToken
 
-from ptc_compiler.fast_reader import read_fast
+from ptc_compiler.fast_reader import char_value, decode_string, read_fast
 from ptc_compiler.forms import (
     Const,
     Form,
@@ -95,14 +95,6 @@ _FORM_STARTS: Final = frozenset(
 
 _WORDS: Final[dict[str, bool | None]] = {"nil": None, "true": True, "false": False}
 _SPECIAL_FLOATS: Final = {"##Inf": math.inf, "##-Inf": -math.inf, "##NaN": math.nan}
-_CHAR_NAMES: Final = {
-    "newline": "\n",
-    "space": " ",
-    "tab": "\t",
-    "return": "\r",
-    "backspace": "\b",
-    "formfeed": "\f",
-}
 _ESCAPES: Final = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
 _ESCAPE_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
 _BACKSLASH_NEWLINE: Final = re.compile(r'"[^"\\]*(?:\\[^\r\n][^"\\]*)*\\[\r\n]')
@@ -466,7 +458,14 @@ def _unescape(body: str) -> str:
 
 
 def _string(tok: _Tok) -> Const:
-    return Const(_unescape(tok.value[1:-1]), _span(tok))
+    value = decode_string(tok.value[1:-1])
+    if value is None:
+        raise _error(
+            "invalid unicode escape in a string: a surrogate half \\uD800-\\uDFFF must be "
+            "followed or preceded by its other half",
+            tok,
+        )
+    return Const(value, _span(tok))
 
 
 def _regex(tok: _Tok) -> RegexForm:
@@ -475,7 +474,14 @@ def _regex(tok: _Tok) -> RegexForm:
 
 def _char(tok: _Tok) -> Const:
     name: str = tok.value[1:]
-    return Const(_CHAR_NAMES.get(name, name), _span(tok), is_char=True)
+    value = char_value(name)
+    if value is None:
+        raise _error(
+            f"invalid character literal {_show(tok.value)}: a surrogate half or an octal "
+            "value above \\o377",
+            tok,
+        )
+    return Const(value, _span(tok), is_char=True)
 
 
 def _keyword(tok: _Tok) -> KeywordForm:
