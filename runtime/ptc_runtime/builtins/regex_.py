@@ -96,12 +96,79 @@ def re_seq(re: object, s: object) -> object:
     return out or None
 
 
+#: Characters with a meaning in a pattern; a source without them matches itself.
+_META: Final = frozenset(".^$*+?{}[]|()\\")
+#: Escapes that stand for one control character.
+_CONTROL_ESCAPES: Final = {"n": "\n", "t": "\t", "r": "\r", "f": "\f"}
+#: Whitespace `str.split()` knows but the regex `\s` does not (in ASCII).
+_NOT_REGEX_SPACE: Final = ("\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def literal_of(source: str) -> str | None:
+    """The text a pattern matches when it matches exactly one text (`,` `\\|` `\\n`), else None."""
+    if "\\" not in source:
+        return source if source and _META.isdisjoint(source) else None
+    out: list[str] = []
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "\\":
+            if i + 1 == n:
+                return None
+            nxt = source[i + 1]
+            if nxt in _CONTROL_ESCAPES:
+                out.append(_CONTROL_ESCAPES[nxt])
+            elif nxt.isascii() and not nxt.isalnum():  # an escaped symbol is itself
+                out.append(nxt)
+            else:
+                return None
+            i += 2
+        elif ch in _META:
+            return None
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out) or None
+
+
+def split_literal(sep: str, s: str) -> list[object]:
+    """`java_split` for a pattern matching only the non-empty text `sep` (whole `s` searched)."""
+    if sep not in s:
+        return [s]
+    parts: list[object] = s.split(sep)  # type: ignore[assignment]
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def _split_spaces(s: str) -> list[object] | None:
+    """`java_split` on `\\s+` for ASCII text, or None when `str.split()` would differ."""
+    if not s.isascii() or any(c in s for c in _NOT_REGEX_SPACE):
+        return None
+    parts: list[object] = s.split()  # type: ignore[assignment]
+    if not parts:
+        return [s] if s == "" else []
+    if s[0].isspace():
+        parts.insert(0, "")
+    return parts
+
+
 def java_split(rx: Regex, s: str) -> list[object]:
     """`String.split(regex)`: no leading empty field from a zero-width match at 0,
     trailing empty fields dropped, the whole string when nothing matches."""
+    end = searched_end(s)
+    if end == len(s):  # the whole subject is searched: plain patterns split in C
+        source = rx.source
+        if source == "\\s+":
+            fast = _split_spaces(s)
+            if fast is not None:
+                return fast
+        else:
+            sep = literal_of(source)
+            if sep is not None:
+                return split_literal(sep, s)
     parts: list[object] = []
     last = 0
-    end = searched_end(s)
     for m in rx.finditer(s):
         start, stop = m.span()
         if stop == 0:
