@@ -11,6 +11,7 @@ from typing import Final
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import kind_name
 from ptc_runtime.errors import PtcError
+from ptc_runtime.printer import format_float, format_int
 from ptc_runtime.printer import pr_str as print_readably
 from ptc_runtime.printer import str_ as print_display
 
@@ -30,7 +31,20 @@ def _bounded(text: str) -> str:
 def str_(*xs: object) -> str:
     if len(xs) == 1 and type(xs[0]) is str:
         return xs[0]
-    return "".join(_bounded(print_display(x, MAX_PRINT_CHARS)) for x in xs)
+    parts: list[str] = []
+    for x in xs:  # the common atoms inline, the same text `print_display` gives
+        t = type(x)
+        if t is str:
+            if len(x) > MAX_PRINT_CHARS:  # type: ignore[arg-type]
+                _bounded(x)  # type: ignore[arg-type]
+            parts.append(x)  # type: ignore[arg-type]
+        elif t is int:
+            parts.append(format_int(x))  # type: ignore[arg-type]
+        elif t is float:
+            parts.append(format_float(x, readable=False))  # type: ignore[arg-type]
+        elif x is not None:
+            parts.append(_bounded(print_display(x, MAX_PRINT_CHARS)))
+    return "".join(parts)
 
 
 @declare(DECLS, "pr-str", variadic_min=0, doc="Readable text of xs separated by spaces.")
