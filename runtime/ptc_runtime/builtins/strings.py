@@ -20,6 +20,7 @@ from ptc_runtime.builtins.regex_ import (
     string_arg,
 )
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.strings_extra import split_limit
 from ptc_runtime.collections import is_map, is_vector, kind_name, seq_items
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, get_flexible
@@ -99,25 +100,40 @@ def join(a: object, b: object = NOT_FOUND) -> str:
     if type(coll) is str:
         raise PtcError("type_error", "join: expected a collection, got string")
     sep_text = display(sep, MAX_RESULT_CHARS)
+    items = seq_items(coll, "join")
+    step = len(sep_text)
+    if not set(map(type, items)) - _STR_ONLY:  # all strings: one C-level join
+        # the running size only grows, so checking the total is checking every prefix
+        _checked_size("join", sum(map(len, items)) + step * len(items))
+        return sep_text.join(items)  # type: ignore[arg-type]
     parts: list[str] = []
     size = 0
-    for x in seq_items(coll, "join"):
-        text = display(x, MAX_RESULT_CHARS)
-        size += len(text) + len(sep_text)
-        _checked_size("join", size)
+    for x in items:
+        text: str = x if type(x) is str else display(x, MAX_RESULT_CHARS)  # type: ignore[assignment]
+        size += len(text) + step
+        if size > MAX_RESULT_CHARS:
+            _checked_size("join", size)
         parts.append(text)
     return sep_text.join(parts)
+
+
+_STR_ONLY: Final = frozenset({str})
 
 
 @declare(
     DECLS,
     "split",
-    arities=(2,),
-    doc="Split s on a regex or a one-character string; trailing empty fields dropped.",
+    arities=(2, 3),
+    doc="Split s on a regex or a one-character string; trailing empty fields dropped "
+    "(limit > 0: at most limit fields; limit != 0: trailing empty fields kept).",
     groups=_BOTH,
 )
-def split(s: object, delim: object) -> list[object]:
+def split(s: object, delim: object, limit: object = 0) -> list[object]:
     text = string_arg("split", s)
+    if type(limit) is not int:
+        raise PtcError("type_error", f"split: limit must be an integer, got {kind_name(limit)}")
+    if limit != 0 and (type(delim) is Regex or (type(delim) is str and len(delim) <= 1)):
+        return split_limit(text, delim, limit)  # type: ignore[arg-type]
     if type(delim) is Regex:
         return java_split(delim, text)
     if type(delim) is str:
