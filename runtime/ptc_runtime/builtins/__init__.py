@@ -36,6 +36,7 @@ from ptc_runtime.builtins import (
     slicing,
     strings,
     strings_core,
+    strings_extra,
     types_,
     walk,
 )
@@ -56,6 +57,7 @@ BUILTINS: Mapping[str, BuiltinSpec] = build(
         types_.DECLS,
         regex_.DECLS,
         strings.DECLS,
+        strings_extra.DECLS,
         format_.DECLS,
         json_.DECLS,
         ordering.DECLS,

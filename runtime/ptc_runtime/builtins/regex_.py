@@ -242,13 +242,16 @@ def _expand(template: str, m: Any, who: str) -> str:
 
 
 def replace_regex(
-    rx: Regex, s: str, replacement: str | Callable[[object], object], who: str
+    rx: Regex, s: str, replacement: str | Callable[[object], object], who: str, count: int = 0
 ) -> str:
-    """Replace every match of `rx` in `s` (`$1` references, or a function of the match)."""
+    """Replace every match of `rx` in `s` (`$1` references, or a function of the match);
+    only the first `count` matches when `count` is positive."""
     pieces: list[str] = []
     size = 0
     last = 0
-    for m in rx.finditer(s):
+    for i, m in enumerate(rx.finditer(s)):
+        if i == count and count > 0:
+            break
         start, stop = m.span()
         if callable(replacement):
             rep = replacement(match_value(m))
