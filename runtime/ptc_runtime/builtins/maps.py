@@ -10,11 +10,13 @@ path. Merges build one mutable dict and hand it back.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Final
 
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import (
     PMap,
     PVec,
+    _assoc_stored,
     as_fn,
     assoc,
     from_key,
@@ -52,16 +54,41 @@ def _path(who: str, path: object) -> Sequence[object]:
     raise PtcError("type_error", f"{who}: path must be a vector, got {kind_name(path)}")
 
 
+#: In `_update_in`, a level that is not a map (its write goes through `assoc`).
+_NOT_A_MAP: Final = object()
+
+
 def _update_in(who: str, m: object, path: object, change: Callable[[object], object]) -> object:
     keys = _path(who, path)
+    last = len(keys) - 1
     levels = [m]
+    # the stored key each map level's read found: the write addresses the same key
+    # (`map_write_key`), so it is looked up once, not again by `assoc`
+    found_keys: list[object] = []
     cur = m
-    for k in keys[:-1]:
-        cur = _read(who, cur, k)
-        levels.append(cur)
-    val = change(_read(who, cur, keys[-1]))
-    for i in range(len(keys) - 1, -1, -1):
-        val = assoc(levels[i], keys[i], val, who)
+    old: object = None
+    for i, k in enumerate(keys):
+        t = type(cur)
+        if t is dict or t is PMap:
+            found = find_key(cur, k)  # type: ignore[arg-type]
+            found_keys.append(found)
+            nxt = None if found is NOT_FOUND else cur[found]  # type: ignore[index]
+        else:
+            found_keys.append(_NOT_A_MAP)
+            nxt = _read(who, cur, k)
+        if i < last:
+            levels.append(nxt)
+            cur = nxt
+        else:
+            old = nxt
+    val = change(old)
+    for i in range(last, -1, -1):
+        found = found_keys[i]
+        if found is _NOT_A_MAP:
+            val = assoc(levels[i], keys[i], val, who)
+        else:
+            key = to_key(keys[i]) if found is NOT_FOUND else found
+            val = _assoc_stored(levels[i], key, val)  # type: ignore[arg-type]
     return val
 
 
