@@ -393,6 +393,9 @@ def kind_name(x: object) -> str:
         return "var"
     if t.__name__ == "Regex":
         return "regex"
+    java_class = getattr(t, "java_class", None)
+    if type(java_class) is str and java_class:  # LocalDate, Instant, Duration, Date values
+        return java_class
     if callable(x):
         return "function"
     return "unknown"

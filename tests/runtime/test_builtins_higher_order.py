@@ -58,6 +58,14 @@ HIGHER_ORDER = [
     ("(tree-seq nil? identity 1)", "[1]"),
     ("(tree-seq vector? identity 5)", "[5]"),
     ('(count (tree-seq string? vector "a"))', "!timeout"),
+    ("(reductions + [1 2 3])", "[1 3 6]"),
+    ("(reductions + 10 [1 2])", "[10 11 13]"),
+    ("[(reductions + []) (reductions + 5 []) (reductions + 5 nil)]", "[[0] [5] [5]]"),
+    ("(reductions conj [] [1 2])", "[[] [1] [1 2]]"),
+    ("(reductions max 0 [3 1 4])", "[0 3 3 4]"),
+    ("(reductions + 1 2 [3])", "!arity_error"),
+    ("(reductions + 5)", "!type_error"),
+    ("(reduce + 0 [1] [2])", "!arity_error"),
 ]
 
 

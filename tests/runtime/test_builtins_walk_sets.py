@@ -30,6 +30,22 @@ WALKING = [
     ("(walk/prewalk identity [1])", "[1]"),
     ("(walk/walk identity identity [1])", "[1]"),
     ("(postwalk 1 [1])", "!not_callable"),
+    ('(clojure.walk/keywordize-keys {"a" 1 "b" {"c" [{"d" 2}]}})', "{:a 1, :b {:c [{:d 2}]}}"),
+    ('(keywordize-keys {"a b" 1 "" 2 5 3 :k 4})', '{"a b" 1, "" 2, 5 3, :k 4}'),
+    ('(walk/keywordize-keys [{"x" #{{"y" 1}}}])', "[{:x #{{:y 1}}}]"),
+    ("(keywordize-keys nil)", "nil"),
+    (
+        '(clojure.walk/stringify-keys {:a 1 :b {:c [{:d 2}]} 1 2 "s" 3})',
+        '{"a" 1, "b" {"c" [{"d" 2}]}, 1 2, "s" 3}',
+    ),
+    ("(stringify-keys [:a {:b-c 1}])", '[:a {"b-c" 1}]'),
+    ("(clojure.walk/postwalk-replace {:a :x} [:a :b {:a :a}])", "[:x :b {:x :x}]"),
+    ("(postwalk-replace {[1 2] :pair} [[1 2] [1 3]])", "[:pair [1 3]]"),
+    ("(postwalk-replace {1 :one} [1 1.0 true])", "[:one :one true]"),
+    ("(clojure.walk/prewalk-replace {[1 2] [3 4] 3 :three} [[1 2]])", "[[:three 4]]"),
+    ("(walk/postwalk-replace {[1 2] [3 4] 3 :three} [[1 2]])", "[[3 4]]"),
+    ("(prewalk-replace {1 [1]} [1])", "!timeout"),
+    ("(postwalk-replace [:a] [0])", "!type_error"),
 ]
 
 SETS = [

@@ -464,3 +464,21 @@ def test_definitions_keep_temporal_values_across_turns() -> None:
     assert first.ok, first.error
     second = run("(str (.plusDays d 1))", state_owner=owner)
     assert second.value == "2024-02-01"
+
+
+@pytest.mark.parametrize(
+    ("src", "kind"),
+    [
+        ('(inc (LocalDate/parse "2024-01-02"))', "java.time.LocalDate"),
+        ('(count (Instant/parse "2024-01-02T00:00:00Z"))', "java.time.Instant"),
+        (
+            '(first (Duration/between (Instant/parse "2024-01-02T00:00:00Z") (Instant/parse "2024-01-03T00:00:00Z")))',
+            "java.time.Duration",
+        ),
+        ("(inc (java.util.Date. 0))", "java.util.Date"),
+    ],
+)
+def test_type_errors_name_the_java_class(src: str, kind: str) -> None:
+    res = run(src)
+    assert res.error is not None and res.error.code == "type_error"
+    assert f"got {kind}" in res.error.message and "unknown" not in res.error.message

@@ -1,4 +1,4 @@
-"""Rounding, powers and conversions: `floor ceil round trunc sqrt pow double float int`.
+"""Rounding, powers and conversions: `floor ceil round trunc sqrt pow double float int long`.
 
 Also the quote-suffixed aliases `+' -' *' inc' dec'` (integers never overflow, so
 they are the plain operators). Bare `floor`/`ceil`/`round`/`trunc` return integers
@@ -22,6 +22,8 @@ _INF: Final = math.inf
 _NAN: Final = math.nan
 _INT_MIN: Final = -(2**31)
 _INT_MAX: Final = 2**31 - 1
+_LONG_MIN: Final = -(2**63)
+_LONG_MAX: Final = 2**63 - 1
 
 declare(DECLS, "+'", variadic_min=0, doc="Alias of + (integers never overflow).")(arithmetic.add)
 declare(DECLS, "-'", variadic_min=1, doc="Alias of - (integers never overflow).")(arithmetic.sub)
@@ -141,17 +143,29 @@ def float_(x: object) -> float:
     DECLS, "int", arities=(1,), doc="x truncated to a 32-bit integer; a character's code point."
 )
 def int_(x: object) -> int:
+    return _truncate("int", x, _INT_MIN, _INT_MAX, "32-bit")
+
+
+@declare(
+    DECLS, "long", arities=(1,), doc="x truncated to a 64-bit integer; a character's code point."
+)
+def long_(x: object) -> int:
+    return _truncate("long", x, _LONG_MIN, _LONG_MAX, "64-bit")
+
+
+def _truncate(who: str, x: object, low: int, high: int, width: str) -> int:
+    """`x` toward zero as an integer in [low, high] (NaN is 0, as in Java)."""
     if type(x) is str:
         if len(x) == 1:
             return ord(x)
-        raise PtcError("type_error", "int: expected a number or a one-character string")
-    n = number_arg("int", x)
+        raise PtcError("type_error", f"{who}: expected a number or a one-character string")
+    n = number_arg(who, x)
     if type(n) is float:
         if n != n:
             return 0
         if math.isinf(n):
-            raise PtcError("arithmetic_error", "int: integer overflow (infinite value)")
+            raise PtcError("arithmetic_error", f"{who}: integer overflow (infinite value)")
         n = math.trunc(n)
-    if not _INT_MIN <= n <= _INT_MAX:
-        raise PtcError("arithmetic_error", "int: integer overflow (outside the 32-bit range)")
+    if not low <= n <= high:
+        raise PtcError("arithmetic_error", f"{who}: integer overflow (outside the {width} range)")
     return int(n)

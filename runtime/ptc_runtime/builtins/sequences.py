@@ -1,4 +1,4 @@
-"""Sequence builtins: `cons concat range into map filter reduce`.
+"""Sequence builtins: `cons concat range into map filter reduce reductions`.
 
 Everything is eager and returns vectors. Function arguments may be any PTC callable
 (`collections.as_fn`): compiled fns, builtins, keywords, sets and maps (decision 9).
@@ -24,6 +24,7 @@ from ptc_runtime.collections import (
 )
 from ptc_runtime.collections import conj as conj1
 from ptc_runtime.errors import PtcError
+from ptc_runtime.lookup import NOT_FOUND
 from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
@@ -169,18 +170,43 @@ def filter_(pred: object, coll: object) -> list[object]:
     arities=(2, 3),
     doc="Left fold of f over coll, starting from init or the first.",
 )
-def reduce_(f: object, *args: object) -> object:
+def reduce_(f: object, a: object, b: object = NOT_FOUND) -> object:
     fn = as_fn(f, "reduce")
-    if len(args) == 1:
-        items = seq_items(args[0], "reduce")
+    if b is NOT_FOUND:
+        items = seq_items(a, "reduce")
         if not items:
             return fn()
         acc = items[0]
         it = iter(items)
         next(it)
     else:
-        acc = args[0]
-        it = iter(seq_items(args[1], "reduce"))
+        acc = a
+        it = iter(seq_items(b, "reduce"))
     for x in it:
         acc = fn(acc, x)
     return acc
+
+
+@declare(
+    DECLS,
+    "reductions",
+    arities=(2, 3),
+    doc="Vector of the intermediate values of (reduce f init coll), init first.",
+)
+def reductions(f: object, a: object, b: object = NOT_FOUND) -> list[object]:
+    fn = as_fn(f, "reductions")
+    if b is NOT_FOUND:
+        items = seq_items(a, "reductions")
+        if not items:
+            return [fn()]
+        acc = items[0]
+        it = iter(items)
+        next(it)
+    else:
+        acc = a
+        it = iter(seq_items(b, "reductions"))
+    out = [acc]
+    for x in it:
+        acc = fn(acc, x)
+        out.append(acc)
+    return out

@@ -133,7 +133,7 @@ def split(s: object, delim: object, limit: object = 0) -> list[object]:
     if type(limit) is not int:
         raise PtcError("type_error", f"split: limit must be an integer, got {kind_name(limit)}")
     if limit != 0 and (type(delim) is Regex or (type(delim) is str and len(delim) <= 1)):
-        return split_limit(text, delim, limit)  # type: ignore[arg-type]
+        return split_limit(text, delim, limit)
     if type(delim) is Regex:
         return java_split(delim, text)
     if type(delim) is str:

@@ -111,10 +111,7 @@ def split_limit(text: str, delim: Regex | str, limit: int) -> list[object]:
     """Java `String.split(regex, limit)` for a non-zero `limit`: at most `limit` fields when
     it is positive (the last one holds the rest of `text`), and trailing empty fields kept.
     A string `delim` is a one-character (or empty) literal, as in two-argument `split`."""
-    if type(delim) is str:
-        rx = compile_regex(re.escape(delim))
-    else:
-        rx = delim
+    rx = compile_regex(re.escape(delim)) if isinstance(delim, str) else delim
     parts: list[object] = []
     index = 0
     end = searched_end(text)

@@ -1,5 +1,6 @@
-"""Tree walking (target §9.17): `walk prewalk postwalk`, also as `walk/...` and
-`clojure.walk/...`.
+"""Tree walking (target §9.17): `walk prewalk postwalk`, and from `clojure.walk`
+`keywordize-keys stringify-keys prewalk-replace postwalk-replace`; all also as `walk/...`
+and `clojure.walk/...`.
 
 A map's children are its `[k v]` entries (walked like any vector, then turned back into
 a map); sets stay sets. `prewalk`/`postwalk` use an explicit stack, so nesting depth is
@@ -14,8 +15,10 @@ from typing import Final
 
 from ptc_runtime.builtins.higher_order import WORK_CHUNK, count_work
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.strings import keyword_
 from ptc_runtime.collections import PMap, PSet, PVec, as_fn, from_key, kind_name, to_key
 from ptc_runtime.errors import PtcError
+from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
 
@@ -134,3 +137,84 @@ def prewalk(f: object, form: object) -> object:
 )
 def postwalk(f: object, form: object) -> object:
     return _walk_tree("postwalk", form, None, as_fn(f, "postwalk"))
+
+
+def _rekey(who: str, form: object, change: Callable[[object], object]) -> object:
+    """`form` with every map's keys (at any depth) passed through `change`."""
+
+    def post(x: object) -> object:
+        if type(x) is dict or type(x) is PMap:
+            return {to_key(change(from_key(k))): v for k, v in x.items()}
+        return x
+
+    return _walk_tree(who, form, None, post)
+
+
+def _string_to_keyword(k: object) -> object:
+    if type(k) is not str:
+        return k
+    try:
+        return keyword_(k)
+    except PtcError:  # not a keyword name ("a b", ""): the key stays a string
+        return k
+
+
+@declare(
+    DECLS,
+    "keywordize-keys",
+    arities=(1,),
+    groups=("walk",),
+    doc="Every string map key, at any depth, as a keyword (keys that are no keyword name stay).",
+)
+def keywordize_keys(form: object) -> object:
+    return _rekey("keywordize-keys", form, _string_to_keyword)
+
+
+def _keyword_to_string(k: object) -> object:
+    return k.name if type(k) is Keyword else k
+
+
+@declare(
+    DECLS,
+    "stringify-keys",
+    arities=(1,),
+    groups=("walk",),
+    doc="Every keyword map key, at any depth, as a string (its name, no colon).",
+)
+def stringify_keys(form: object) -> object:
+    return _rekey("stringify-keys", form, _keyword_to_string)
+
+
+def _replacer(who: str, smap: object) -> Callable[[object], object]:
+    if type(smap) is not dict and type(smap) is not PMap:
+        raise PtcError(
+            "type_error", f"{who}: expected a map of replacements, got {kind_name(smap)}"
+        )
+    table: dict[object, object] | PMap = smap
+
+    def replace(x: object) -> object:
+        return table.get(to_key(x), x)
+
+    return replace
+
+
+@declare(
+    DECLS,
+    "prewalk-replace",
+    arities=(2,),
+    groups=("walk",),
+    doc="form with each node that is a key of smap replaced by its value, top-down.",
+)
+def prewalk_replace(smap: object, form: object) -> object:
+    return _walk_tree("prewalk-replace", form, _replacer("prewalk-replace", smap), None)
+
+
+@declare(
+    DECLS,
+    "postwalk-replace",
+    arities=(2,),
+    groups=("walk",),
+    doc="form with each node that is a key of smap replaced by its value, bottom-up.",
+)
+def postwalk_replace(smap: object, form: object) -> object:
+    return _walk_tree("postwalk-replace", form, None, _replacer("postwalk-replace", smap))
