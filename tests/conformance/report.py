@@ -49,7 +49,8 @@ def main() -> int:
         d = divergences.get(p.id)
         if d is not None:
             ok = (r.error is not None and r.error.code == d.ptc_error) if d.ptc_error else (
-                r.ok and canon_edn(edn.read(d.ptc or "nil")) == canon_ptc(r.value))
+                r.ok and canon_edn(edn.read(d.ptc or "nil")) == canon_ptc(r.value)
+                and (d.output is None or r.output == d.output))
             if not ok:
                 groups["documented divergence not met"].append(p.id)
             continue

@@ -11,6 +11,7 @@ Known divergences live in ``divergences.toml``, one table per program id::
     reason = "decision 26: / always returns a float"
     ptc = "\"5.0\""          # our documented result, as EDN text
     # or: ptc_error = "type_error"   (our documented error code)
+    # optional with ptc: output = "..."   (what we print, when that is the divergence)
 
 The oracle is one JVM running ``clojure_runner.clj`` over a batch file holding every program.
 Its output is cached under the system temp dir, keyed by a hash of the batch and the runner,
@@ -51,6 +52,7 @@ class Divergence:
     reason: str
     ptc: str | None  # EDN text of our documented value
     ptc_error: str | None  # or our documented error code
+    output: str | None = None  # our documented printed output (println), when it differs
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +89,8 @@ def load_programs() -> list[Program]:
 def load_divergences() -> dict[str, Divergence]:
     raw = tomllib.loads(DIVERGENCES.read_text(encoding="utf-8"))
     return {
-        pid: Divergence(t["reason"], t.get("ptc"), t.get("ptc_error")) for pid, t in raw.items()
+        pid: Divergence(t["reason"], t.get("ptc"), t.get("ptc_error"), t.get("output"))
+        for pid, t in raw.items()
     }
 
 

@@ -50,6 +50,7 @@ def test_divergences_name_programs() -> None:
     assert sorted(set(DIVERGENCES) - ids) == []
     for pid, d in DIVERGENCES.items():
         assert d.reason and (d.ptc is None) != (d.ptc_error is None), pid
+        assert d.output is None or d.ptc is not None, pid
 
 
 def _ours(result: ptc_compiler.RunResult) -> str:
@@ -76,11 +77,15 @@ def _check_divergence(p: Program, d: Divergence, result: ptc_compiler.RunResult,
     else:
         met = result.ok and canon_edn(edn.read(d.ptc or "nil")) == canon_ptc(result.value)
         documented = str(d.ptc)
+        if d.output is not None:
+            met = met and result.output == d.output
+            documented += f"   (printed {d.output!r})"
     if not met:
         pytest.fail(f"{where}documented ours: {documented}\nactual ours:     {_ours(result)}",
                     pytrace=False)
     agrees = (clj.status == "error" and not result.ok) or (
-        clj.status == "ok" and result.ok and same(edn.read(clj.payload), result.value))
+        clj.status == "ok" and result.ok and same(edn.read(clj.payload), result.value)
+        and result.output == clj.output)
     if agrees:
         pytest.fail(f"{where}now agrees with Clojure ({_theirs(clj)}): remove the divergence",
                     pytrace=False)
