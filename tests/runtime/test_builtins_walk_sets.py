@@ -49,6 +49,20 @@ WALKING = [
 ]
 
 SETS = [
+    (
+        "[(clojure.set/subset? #{1 2} #{1 2 3}) (subset? #{1 4} #{1 2 3}) (subset? nil #{1})]",
+        "[true false true]",
+    ),
+    (
+        "[(set/superset? #{1 2 3} #{1 2}) (superset? #{1} #{1 2}) (superset? nil nil)]",
+        "[true false true]",
+    ),
+    ("(subset? #{1.0} #{1})", "true"),
+    ("(subset? [1] #{1})", "!type_error"),
+    ("(clojure.set/select even? #{1 2 3 4})", "#{2 4}"),
+    ("(select even? nil)", "nil"),
+    ("(select :a #{{:a 1} {:b 2}})", "#{{:a 1}}"),
+    ("(select even? [2])", "!type_error"),
     ("(union #{1 2} #{2 3})", "#{1 2 3}"),
     ("(union)", "#{}"),
     ("(union #{1} nil)", "#{1}"),

@@ -1,5 +1,6 @@
-"""Set builtins (target §9.18): `union intersection difference disj`, reachable as
-`set/...` and `clojure.set/...` (and bare).
+"""Set builtins (target §9.18): `union intersection difference disj`, and from
+`clojure.set` `subset? superset? select`, reachable as `set/...` and `clojure.set/...`
+(and bare).
 
 Results are sets in insertion order (decision 6): the first argument's order, then new
 elements in the order they appear. `nil` counts as the empty set, as in Clojure.
@@ -8,7 +9,7 @@ elements in the order they appear. `nil` counts as the empty set, as in Clojure.
 from __future__ import annotations
 
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
-from ptc_runtime.collections import PSet, kind_name
+from ptc_runtime.collections import PSet, as_fn, kind_name
 from ptc_runtime.errors import PtcError
 
 DECLS: list[BuiltinSpec] = []
@@ -87,3 +88,49 @@ def disj(s: object, *xs: object) -> PSet | None:
     for x in xs:
         out = out.disj(x)
     return out
+
+
+@declare(
+    DECLS,
+    "subset?",
+    arities=(2,),
+    groups=("set",),
+    doc="True if every element of set a is in set b.",
+)
+def is_subset(a: object, b: object) -> bool:
+    small = _members("subset?", a)
+    big = _members("subset?", b)
+    return len(small) <= len(big) and all(k in big for k in small)
+
+
+@declare(
+    DECLS,
+    "superset?",
+    arities=(2,),
+    groups=("set",),
+    doc="True if every element of set b is in set a.",
+)
+def is_superset(a: object, b: object) -> bool:
+    big = _members("superset?", a)
+    small = _members("superset?", b)
+    return len(small) <= len(big) and all(k in big for k in small)
+
+
+@declare(
+    DECLS,
+    "select",
+    arities=(2,),
+    groups=("set",),
+    doc="Set of the elements of s for which (pred x) is truthy.",
+)
+def select(pred: object, s: object) -> PSet | None:
+    fn = as_fn(pred, "select")
+    if s is None:
+        return None
+    members = _members("select", s)
+    out = {}
+    for k, x in members.items():  # type: ignore[union-attr]
+        v = fn(x)
+        if v is not None and v is not False:
+            out[k] = x
+    return PSet(out)

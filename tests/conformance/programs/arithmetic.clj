@@ -161,3 +161,13 @@
 (str 1e3 " " 2.5e-3)
 ;; @ar-number-str
 (str 1 " " -0 " " 12345678901234567890)
+;; @ar-long-int
+[(long 42) (long -7) (long 0.5) (long -0.5)]
+;; @ar-long-char
+(long \A)
+;; @ar-long-overflow-error
+(long 1e20)
+;; @ar-long-max
+(long 9223372036854775807)
+;; @ar-long-nan
+(long ##NaN)

@@ -67,3 +67,9 @@
 (loop [x 1] (let [x (* x 2)] (if (> x 100) x (recur x))))
 ;; @lr-recur-in-when-let
 (loop [xs [1 2 3] acc 0] (if-let [x (first xs)] (recur (rest xs) (+ acc x)) acc))
+;; @lr-gcd
+(loop [a 48 b 18] (if (zero? b) a (recur b (mod a b))))
+;; @lr-collatz-steps
+(loop [n 27 steps 0] (if (= n 1) steps (recur (if (even? n) (quot n 2) (inc (* 3 n))) (inc steps))))
+;; @lr-running-max-vs-reductions
+(= (vec (rest (reductions max 0 [3 1 4 1 5]))) (loop [xs [3 1 4 1 5] m 0 out []] (if (empty? xs) out (let [m2 (max m (first xs))] (recur (rest xs) m2 (conj out m2))))))

@@ -67,3 +67,11 @@
 (let [[_ k v] (re-matches #"(\w+)=(\d+)" "count=17")] {k (parse-long v)})
 ;; @re-log-lines
 (->> ["GET /a 200" "POST /b 500" "GET /c 404"] (map #(re-matches #"(\w+) (\S+) (\d+)" %)) (map (fn [[_ m p c]] [m (parse-long c)])) (filter #(>= (second %) 400)))
+;; @re-find-unicode-escape-pattern
+(re-find #"\u00e9+" "caféé!")
+;; @re-seq-digits-count
+(count (re-seq #"\d" "a1b2c3d4"))
+;; @re-matches-nil
+(re-matches #"\d+" "12a")
+;; @re-split-limit-regex
+(clojure.string/split "one  two   three" #"\s+" 2)

@@ -187,3 +187,15 @@
 (drop-while pos? [1 2 3])
 ;; @sq-last-of-range
 (last (range 7))
+;; @sq-reductions-sum
+(reductions + [1 2 3 4])
+;; @sq-reductions-init
+(reductions + 100 [1 2 3])
+;; @sq-reductions-empty
+[(reductions + []) (reductions + 7 [])]
+;; @sq-reductions-conj
+(reductions conj [] [:a :b :c])
+;; @sq-reductions-running-balance
+(let [txs [{:amt 10} {:amt -3} {:amt 5}]] (vec (rest (reductions + 0 (map :amt txs)))))
+;; @sq-reductions-count
+(count (reductions + (range 100)))

@@ -65,3 +65,15 @@
 (apply hash-set [1 2 2])
 ;; @st-disj-all
 (disj #{1 2} 1 2)
+;; @st-select
+(clojure.set/select even? #{1 2 3 4})
+;; @st-subset
+[(clojure.set/subset? #{1 2} #{1 2 3}) (clojure.set/subset? #{1 4} #{1 2 3})]
+;; @st-superset
+[(clojure.set/superset? #{1 2 3} #{1 2}) (set/superset? #{1} #{1 2})]
+;; @st-difference-empty
+(clojure.set/difference #{1 2} #{1 2 3})
+;; @st-intersection-disjoint
+(clojure.set/intersection #{1 2} #{3 4})
+;; @st-set-fn-on-string
+(set "hello")

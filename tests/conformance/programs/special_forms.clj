@@ -194,3 +194,7 @@
 (def max 99) max
 ;; @sf-when-side-effect-order
 (do (println "a") (when true (println "b")) (println "c") :end)
+;; @sf-condp-no-match
+(condp = 5 1 :a 2 :b)
+;; @sf-condp-pred-default
+(condp < 100 10 :small 50 :medium :huge)

@@ -173,3 +173,43 @@
 (println ["a" 1] {"k" "v"} "s" nil :kw 2.0)
 ;; @s-println-no-args
 (println)
+;; @s-capitalize-sentence
+(clojure.string/capitalize "the QUICK brown fox")
+;; @s-capitalize-short
+[(str/capitalize "") (str/capitalize "a") (str/capitalize "1abc")]
+;; @s-capitalize-names
+(mapv clojure.string/capitalize ["alice" "BOB" "cHARLIE"])
+;; @s-reverse-empty-and-unicode
+[(clojure.string/reverse "") (clojure.string/reverse "héllo")]
+;; @s-reverse-alias
+(str/reverse "stressed")
+;; @s-reverse-words
+(clojure.string/join " " (map clojure.string/reverse (clojure.string/split "abc def" #" ")))
+;; @s-replace-first-regex-group
+(clojure.string/replace-first "2024-01-15" #"(\d+)-(\d+)" "$2/$1")
+;; @s-replace-first-fn
+(clojure.string/replace-first "a1b22c333" #"\d+" (fn [m] (str "<" (count m) ">")))
+;; @s-replace-first-no-match
+(str/replace-first "abc" "z" "y")
+;; @s-replace-first-literal-dollar
+(clojure.string/replace-first "price: 5" "5" "$5")
+;; @s-split-limit-one
+(clojure.string/split "a,b,c" #"," 1)
+;; @s-split-limit-keeps-trailing
+(clojure.string/split "a,b,," #"," -1)
+;; @s-split-limit-large
+(clojure.string/split "k=v=w" #"=" 10)
+;; @s-split-limit-key-value
+(into {} (map #(clojure.string/split % #"=" 2) ["a=1" "b=2=3"]))
+;; @s-escape-html
+(clojure.string/escape "<a href=\"x\">&</a>" {\< "&lt;" \> "&gt;" \& "&amp;" \" "&quot;"})
+;; @s-escape-fn
+(str/escape "a-b_c" #(when (#{\- \_} %) " "))
+;; @s-unicode-escape-count
+[(count "\u00e9") (count "\u0041\u0042") (= "\u0041" "A")]
+;; @s-unicode-escape-in-keyword-fn
+(clojure.string/includes? "caf\u00e9" "é")
+;; @s-char-unicode-literal
+[(str \u0041 \u00e9) (= \u0041 \A)]
+;; @s-char-octal-literal
+[(str \o101 \o142) (int \o101)]

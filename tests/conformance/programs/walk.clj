@@ -41,3 +41,27 @@
 (clojure.walk/postwalk identity nil)
 ;; @wk-postwalk-count-nodes
 (count (filter number? (flatten (clojure.walk/postwalk #(if (map? %) (vec (vals %)) %) {:a 1 :b {:c 2 :d [3 4]}}))))
+;; @wk-keywordize-nested-vectors
+(clojure.walk/keywordize-keys {"users" [{"id" 1 "name" "a"} {"id" 2 "name" "b"}]})
+;; @wk-keywordize-then-access
+(let [m (walk/keywordize-keys {"order" {"total" 42}})] (get-in m [:order :total]))
+;; @wk-keywordize-leaves-other-keys
+(clojure.walk/keywordize-keys {1 "x" :k "y" "s" {2 "z"}})
+;; @wk-keywordize-values-untouched
+(clojure.walk/keywordize-keys {"a" "b" "c" ["d" {"e" "f"}]})
+;; @wk-stringify-nested
+(clojure.walk/stringify-keys {:user {:first-name "Ann" :tags [{:k 1}]}})
+;; @wk-stringify-values-untouched
+(walk/stringify-keys {:a :b :c [:d]})
+;; @wk-keywordize-stringify-roundtrip
+(let [m {:a 1 :b {:c [2 {:d 3}]}}] (= m (walk/keywordize-keys (walk/stringify-keys m))))
+;; @wk-prewalk-replace
+(clojure.walk/prewalk-replace {:a :b} [:a {:a :c} #{:a}])
+;; @wk-prewalk-replace-whole-subtree
+(clojure.walk/prewalk-replace {[1 2] :pair} [[1 2] [[1 2] 3]])
+;; @wk-postwalk-replace-numbers
+(walk/postwalk-replace {1 "one" 2 "two"} [1 [2 3] {:k 1}])
+;; @wk-postwalk-replace-bottom-up
+(clojure.walk/postwalk-replace {[:x] :done :a :x} [[:a]])
+;; @wk-postwalk-replace-nil-values
+(clojure.walk/postwalk-replace {nil 0} [1 nil [nil 2]])
