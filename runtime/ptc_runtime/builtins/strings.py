@@ -9,7 +9,8 @@ gives nil) and raise `type_error` for a non-string receiver. Whitespace is Java'
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, cast
 
 from ptc_runtime.builtins.regex_ import (
     MAX_RESULT_CHARS,
@@ -104,12 +105,13 @@ def join(a: object, b: object = NOT_FOUND) -> str:
     step = len(sep_text)
     if not set(map(type, items)) - _STR_ONLY:  # all strings: one C-level join
         # the running size only grows, so checking the total is checking every prefix
-        _checked_size("join", sum(map(len, items)) + step * len(items))
-        return sep_text.join(items)  # type: ignore[arg-type]
+        strs = cast("Sequence[str]", items)
+        _checked_size("join", sum(map(len, strs)) + step * len(strs))
+        return sep_text.join(strs)
     parts: list[str] = []
     size = 0
     for x in items:
-        text: str = x if type(x) is str else display(x, MAX_RESULT_CHARS)  # type: ignore[assignment]
+        text = x if type(x) is str else display(x, MAX_RESULT_CHARS)
         size += len(text) + step
         if size > MAX_RESULT_CHARS:
             _checked_size("join", size)
