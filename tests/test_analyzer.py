@@ -738,7 +738,7 @@ ERRORS = [
     pytest.param("(data/x)", "not_callable", 1, 2, "without parentheses", id="data-called"),
     pytest.param("(nil 1)", "not_callable", 1, 2, None, id="nil-called"),
     pytest.param("(. s length)", "invalid_form", 1, 1, None, id="dot-form"),
-    pytest.param("(str/capitalize 1)", "invalid_form", 1, 2, None, id="unknown-ns-member"),
+    pytest.param("(str/title-case 1)", "invalid_form", 1, 2, None, id="unknown-ns-member"),
     pytest.param(
         "(cheshire.core/parse-string 1)", "invalid_form", 1, 2, None, id="unknown-namespace"
     ),
@@ -775,8 +775,8 @@ def test_unknown_tool_messages() -> None:
 
 
 def test_namespace_messages() -> None:
-    err = fails("(str/capitalize 1)")
-    assert err.message.startswith("capitalize is not available. String functions: ")
+    err = fails("(str/title-case 1)")
+    assert err.message.startswith("title-case is not available. String functions: ")
     assert "join" in err.message
     err = fails("(cheshire.core/parse-string 1)")
     assert "unknown namespace cheshire.core/" in err.message
