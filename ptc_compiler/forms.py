@@ -34,7 +34,7 @@ class Const:
     Character literals read as one-character strings (`is_char` records the spelling).
     """
 
-    value: None | bool | int | float | str
+    value: bool | int | float | str | None
     span: Span = field(default=NO_SPAN, compare=False)
     is_char: bool = field(default=False, compare=False)
 

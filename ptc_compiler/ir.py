@@ -17,7 +17,7 @@ from typing import TypeAlias
 from ptc_compiler.forms import NO_SPAN, Span
 from ptc_runtime.values import Keyword, SymbolRef
 
-ConstValue: TypeAlias = None | bool | int | float | str | Keyword | SymbolRef
+ConstValue: TypeAlias = bool | int | float | str | Keyword | SymbolRef | None
 
 
 @dataclass(frozen=True, slots=True)

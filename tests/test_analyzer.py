@@ -7,14 +7,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 import pytest
-from ptc_runtime.builtins import BUILTINS
-from ptc_runtime.builtins.registry import BuiltinSpec, Group
-from ptc_runtime.errors import AnalysisError
-from ptc_runtime.values import SymbolRef, keyword
 
 from ptc_compiler import ir
 from ptc_compiler.analyzer import AnalysisEnv, analyze
 from ptc_compiler.reader import read
+from ptc_runtime.builtins import BUILTINS
+from ptc_runtime.builtins.registry import BuiltinSpec, Group
+from ptc_runtime.errors import AnalysisError
+from ptc_runtime.values import SymbolRef, keyword
 
 
 def _fake(name: str, *groups: Group, bare: bool = True) -> BuiltinSpec:

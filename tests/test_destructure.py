@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from ptc_runtime import destructure as d
 from ptc_runtime.collections import PSet
 from ptc_runtime.errors import PtcError

@@ -95,7 +95,7 @@ class Aborted(PtcError):
     kind = "abort"
 
 
-class ControlSignal(BaseException):  # noqa: N818 - not an error: a non-local exit
+class ControlSignal(BaseException):
     """Base of `return`/`fail`: a BaseException so no builtin's `except Exception` eats it."""
 
     def __init__(self, value: object) -> None:

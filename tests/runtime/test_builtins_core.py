@@ -6,6 +6,7 @@ import math
 from collections.abc import Callable
 
 import pytest
+
 from ptc_runtime import context
 from ptc_runtime.builtins import BUILTINS
 from ptc_runtime.collections import PSet, PVec, to_key

@@ -6,6 +6,7 @@ import math
 from collections import OrderedDict
 
 import pytest
+
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec
 from ptc_runtime.convert import from_host, to_json_value, to_tool_args
 from ptc_runtime.errors import PtcError

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec, to_key
 from ptc_runtime.equality import compare, eq, hash_value
 from ptc_runtime.errors import PtcError

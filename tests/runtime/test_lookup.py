@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from ptc_runtime.collections import PMap, PSet, to_key
 from ptc_runtime.lookup import NOT_FOUND, contains_key, find_key, get_flexible, get_in
 from ptc_runtime.values import keyword

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from ptc_runtime.collections import PMap, PSet, PVec, to_key
 from ptc_runtime.printer import TRUNCATION_MARKER, format_float, pr_str, str_
 from ptc_runtime.values import SymbolRef, VarRef, keyword

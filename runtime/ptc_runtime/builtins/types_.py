@@ -58,7 +58,7 @@ def is_char(x: object) -> bool:
     return type(x) is str and len(x) == 1
 
 
-@declare(DECLS, "ifn?", arities=(1,), doc="True if x is callable: function, keyword, map, set, vector.")
+@declare(DECLS, "ifn?", arities=(1,), doc="True if x is callable: fn, keyword, map, set, vector.")
 def is_ifn(x: object) -> bool:
     return type(x) is Keyword or is_map(x) or is_set(x) or is_vector(x) or is_function(x)
 
