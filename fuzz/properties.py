@@ -19,7 +19,7 @@ from fuzz.strategies import sigs as gen
 from fuzz.strategies.oracle import accepts, path_exists
 from ptc_compiler import signatures as sigs
 from ptc_compiler.signatures import MapOf, Signature, SigType, ValidationError
-from ptc_compiler.signatures.errors import (
+from ptc_runtime.contracts.errors import (
     MAX_ERRORS,
     MAX_MESSAGE_BYTES,
     MAX_PATH_SEGMENTS,

@@ -4,10 +4,12 @@
     >>> ptc_compiler.run("(+ 1 2)").value
     3
 
-Public API: `run`, `compile` (-> `Program`), `RunResult`, `RunFailure`, `pr_str`, `Keyword`.
+Public API: `run`, `compile` (-> `Program`), `RunResult`, `RunFailure`, `Tool`, `pr_str`,
+`Keyword`.
 """
 
 from ptc_compiler.api import Program, RunFailure, RunResult, compile, run
+from ptc_compiler.tools import Tool
 from ptc_runtime.printer import pr_str
 from ptc_runtime.values import Keyword, keyword
 
@@ -16,6 +18,7 @@ __all__ = [
     "Program",
     "RunFailure",
     "RunResult",
+    "Tool",
     "compile",
     "keyword",
     "pr_str",

@@ -178,6 +178,9 @@ class Fn:
     signature: str | None = None  # from a `defn` attribute map {:signature "..."}
     doc: str | None = None  # docstring or attribute-map :doc of a `defn`
     span: Span = field(default=NO_SPAN, compare=False)
+    # The parsed signature as canonical contract data (`ptc_runtime.contracts.data`):
+    # calls are validated on both sides when set.
+    contract: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,10 @@ import pytest
 from ptc_compiler import ir
 from ptc_compiler.analyzer import AnalysisEnv, analyze
 from ptc_compiler.reader import read
+from ptc_compiler.signatures import parse as parse_signature
 from ptc_runtime.builtins import BUILTINS
 from ptc_runtime.builtins.registry import BuiltinSpec, Group
+from ptc_runtime.contracts.data import to_text
 from ptc_runtime.errors import AnalysisError
 from ptc_runtime.values import SymbolRef, keyword
 
@@ -219,7 +221,14 @@ EXACT = [
         '(defn f {:signature "(x :int) -> :int" :doc "d"} [x] x)',
         ir.Def(
             "f",
-            ir.Fn((ir.FnArity(("v1_x",), None, L("v1_x")),), None, "f", "(x :int) -> :int", "d"),
+            ir.Fn(
+                (ir.FnArity(("v1_x",), None, L("v1_x")),),
+                None,
+                "f",
+                "(x :int) -> :int",
+                "d",
+                contract=to_text(parse_signature("(x :int) -> :int")),
+            ),
             doc="d",
         ),
         id="defn-attr-map",

@@ -1,6 +1,6 @@
 """A deliberately naive transcription of spec §5-6 used as a test oracle.
 
-It shares no code with `ptc_compiler.signatures.validate`: the optimised validator is checked
+It shares no code with `ptc_runtime.contracts.validate`: the optimised validator is checked
 against it (differential), so a bug would have to be made twice, the same way, to go unseen.
 """
 

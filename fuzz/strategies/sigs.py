@@ -21,8 +21,8 @@ from ptc_compiler.signatures import (
     SigType,
     norm_name,
 )
-from ptc_compiler.signatures.types import PRIM_NAMES
 from ptc_runtime.collections import PMap, PSet, PVec
+from ptc_runtime.contracts.types import PRIM_NAMES
 from ptc_runtime.values import keyword
 
 ZONES = [

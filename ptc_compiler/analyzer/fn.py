@@ -260,7 +260,9 @@ def analyze_defn(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
     if len(rest) > 1 and type(rest[0]) is Const and isinstance(rest[0].value, str):
         doc = rest[0].value
         rest = rest[1:]
+    sig_span: Span | None = None
     if len(rest) > 1 and type(rest[0]) is MapForm:
+        sig_span = rest[0].span
         signature, attr_doc = _attr_map(rest[0])
         doc = doc if attr_doc is None else attr_doc
         rest = rest[1:]
@@ -276,8 +278,38 @@ def analyze_defn(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
     if ctx.defs_visible:
         an.known.add(name)
         an.defines.add(name)
-    fn = ir.Fn(arities, None, name, signature, doc, form.span)
+    contract = None
+    if signature is not None:
+        contract = _contract(signature, arities, sig_span or form.span, name)
+    fn = ir.Fn(arities, None, name, signature, doc, form.span, contract)
     return ir.Def(name, fn, False, doc, form.span)
+
+
+def _contract(text: str, arities: tuple[ir.FnArity, ...], span: Span, name: str) -> str:
+    """Parse a `:signature`, check it fits the fn (spec §8), return its contract data."""
+    from ptc_compiler.signatures import SignatureError, parse
+    from ptc_runtime.contracts.data import to_text
+
+    try:
+        sig = parse(text)
+    except SignatureError as exc:
+        where = f" (signature column {exc.column})" if exc.column is not None else ""
+        raise error("invalid_signature", f"{name}: {exc.message}{where}", span) from None
+    if len(arities) != 1 or arities[0].rest is not None:
+        raise error(
+            "invalid_signature",
+            f"{name}: a signature needs exactly one fixed arity",
+            span,
+            hint="variadic and multi-arity functions cannot carry a signature",
+        )
+    if len(sig.params) != len(arities[0].params):
+        raise error(
+            "invalid_signature",
+            f"{name}: the signature declares {len(sig.params)} parameters "
+            f"but the function takes {len(arities[0].params)}",
+            span,
+        )
+    return to_text(sig)
 
 
 HANDLERS: dict[str, Handler] = {

@@ -500,10 +500,21 @@ class Emitter:
         finally:
             cx.fn_locals = saved_fn_locals
             cx.recur = saved_recur
+        if node.contract is not None:
+            made = self.fn_value(node, pyname, defs, captured)
+            contract = load(cx.const("contract", node.contract))
+            return Lowered((), helper("signed", contract, made, ast.Constant(label)))
+        return Lowered((), self.fn_value(node, pyname, defs, captured))
+
+    def fn_value(
+        self, node: ir.Fn, pyname: str, defs: list[ast.stmt], captured: list[str]
+    ) -> ast.expr:
+        """Hoist the defs; the expression naming (or, via a factory, making) the fn."""
+        cx = self.cx
         if not captured:
             self.module_fns.add(pyname)
             cx.hoisted.extend(defs)
-            return Lowered((), load(pyname))
+            return load(pyname)
         mk = cx.fresh("mk")
         factory = ast.FunctionDef(
             name=mk,
@@ -513,7 +524,7 @@ class Emitter:
             returns=None,
         )
         cx.hoisted.append(at(node.span, factory))  # type: ignore[arg-type]
-        return Lowered((), call(load(mk), [load(c) for c in captured]))
+        return call(load(mk), [load(c) for c in captured])
 
     def fn_defs(self, node: ir.Fn, pyname: str) -> list[ast.stmt]:
         """The `def`s of all arities, then the multi-arity dispatcher if there are several."""

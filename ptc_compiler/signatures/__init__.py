@@ -22,7 +22,10 @@ from ptc_compiler.signatures.api import (
     validate_output,
     validate_value,
 )
-from ptc_compiler.signatures.errors import (
+from ptc_compiler.signatures.parse import parse, parse_type
+from ptc_compiler.signatures.render import render, render_output, render_type
+from ptc_compiler.signatures.schema import from_json_schema, to_json_schema
+from ptc_runtime.contracts.errors import (
     MAX_ERRORS,
     ContractViolation,
     ErrorPath,
@@ -32,11 +35,8 @@ from ptc_compiler.signatures.errors import (
     ValidationError,
     path_text,
 )
-from ptc_compiler.signatures.normalize import from_public, to_public
-from ptc_compiler.signatures.parse import parse, parse_type
-from ptc_compiler.signatures.render import render, render_output, render_type
-from ptc_compiler.signatures.schema import from_json_schema, to_json_schema
-from ptc_compiler.signatures.types import (
+from ptc_runtime.contracts.normalize import from_public, to_public
+from ptc_runtime.contracts.types import (
     MAX_DEPTH,
     Field,
     ListOf,
@@ -46,7 +46,7 @@ from ptc_compiler.signatures.types import (
     SigType,
     norm_name,
 )
-from ptc_compiler.signatures.validate import compile_input, compile_type, kind_of
+from ptc_runtime.contracts.validate import compile_input, compile_type, kind_of
 
 __all__ = [
     "MAX_DEPTH",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 
-from ptc_compiler.signatures.errors import ContractViolation, Side, ValidationError
 from ptc_compiler.signatures.parse import parse
-from ptc_compiler.signatures.types import Signature, SigType, Validator
-from ptc_compiler.signatures.validate import compile_type
+from ptc_runtime.contracts.errors import ContractViolation, Side, ValidationError
+from ptc_runtime.contracts.types import Signature, SigType, Validator
+from ptc_runtime.contracts.validate import compile_type
 
 
 def _sig(sig: Signature | str) -> Signature:

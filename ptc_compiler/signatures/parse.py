@@ -16,8 +16,8 @@ from typing import Final
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ptc_compiler.signatures.errors import SignatureError
-from ptc_compiler.signatures.types import (
+from ptc_runtime.contracts.errors import SignatureError
+from ptc_runtime.contracts.types import (
     MAX_DEPTH,
     Field,
     ListOf,

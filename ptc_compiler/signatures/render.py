@@ -8,7 +8,7 @@ signature syntax has no closed maps.
 
 from __future__ import annotations
 
-from ptc_compiler.signatures.types import Field, ListOf, Prim, Signature, SigType
+from ptc_runtime.contracts.types import Field, ListOf, Prim, Signature, SigType
 
 
 def render_type(t: SigType) -> str:

@@ -16,8 +16,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ptc_compiler.signatures.errors import SchemaConversionError
-from ptc_compiler.signatures.types import (
+from ptc_runtime.contracts.errors import SchemaConversionError
+from ptc_runtime.contracts.types import (
     MAX_DEPTH,
     Field,
     ListOf,

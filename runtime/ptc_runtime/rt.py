@@ -19,6 +19,8 @@ from ptc_runtime.collections import PSet, as_fn, seq_items, to_key
 from ptc_runtime.convert import from_host, to_tool_args
 from ptc_runtime.destructure import HELPERS as DESTRUCTURE_HELPERS
 from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
+from ptc_runtime.contracts.calls import signed
+from ptc_runtime.contracts.data import from_text as contract_from_text
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.printer import pr_str
@@ -223,6 +225,8 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_fail": fail,
     **{"rt_" + name: fn for name, fn in DESTRUCTURE_HELPERS.items()},
     **FAST_HELPERS,
+    "rt_contract": contract_from_text,
+    "rt_signed": signed,
     # Numeric fast paths of compiled fns test `rt_type(x) in rt_numtypes` (bool excluded).
     "rt_type": type,
     "rt_numtypes": frozenset({int, float}),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ptc_compiler import signatures as sigs
-from ptc_compiler.signatures.errors import (
+from ptc_runtime.contracts.errors import (
     MAX_MESSAGE_BYTES,
     MAX_PATH_SEGMENTS,
     MAX_RENDERED_BYTES,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal
 
 if TYPE_CHECKING:
-    from ptc_compiler.signatures.errors import ValidationError
+    from ptc_runtime.contracts.errors import ValidationError
 
 PrimName = Literal["string", "int", "float", "bool", "keyword", "datetime", "map", "any"]
 
@@ -87,7 +87,7 @@ class Signature:
     check_output: Validator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from ptc_compiler.signatures.validate import compile_input, compile_type
+        from ptc_runtime.contracts.validate import compile_input, compile_type
 
         object.__setattr__(self, "check_input", compile_input(self.params))
         object.__setattr__(self, "check_output", compile_type(self.output))

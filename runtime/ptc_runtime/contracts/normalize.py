@@ -16,9 +16,9 @@ import datetime as _dt
 from collections.abc import Iterable, Mapping
 from typing import Final, Literal, cast
 
-from ptc_compiler.signatures.errors import NormalizationError
-from ptc_compiler.signatures.types import Field, ListOf, MapOf, Prim, Signature, SigType
-from ptc_compiler.signatures.validate import is_map, is_set, is_vector, key_text, printed_key
+from ptc_runtime.contracts.errors import NormalizationError
+from ptc_runtime.contracts.types import Field, ListOf, MapOf, Prim, Signature, SigType
+from ptc_runtime.contracts.validate import is_map, is_set, is_vector, key_text, printed_key
 from ptc_runtime.values import Keyword, keyword
 
 #: Deepest value `to_public` walks; deeper values are rejected, never a RecursionError.

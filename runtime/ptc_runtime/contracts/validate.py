@@ -17,8 +17,8 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence, Set
 from typing import Final, cast
 
-from ptc_compiler.signatures.errors import MAX_ERRORS, ErrorKind, ValidationError, make_error
-from ptc_compiler.signatures.types import (
+from ptc_runtime.contracts.errors import MAX_ERRORS, ErrorKind, ValidationError, make_error
+from ptc_runtime.contracts.types import (
     Field,
     ListOf,
     Prim,
