@@ -16,11 +16,11 @@ from typing import Any, Final
 
 from ptc_runtime import context
 from ptc_runtime.collections import PSet, as_fn, seq_items, to_key
+from ptc_runtime.contracts.calls import signed
+from ptc_runtime.contracts.data import from_text as contract_from_text
 from ptc_runtime.convert import from_host, to_tool_args
 from ptc_runtime.destructure import HELPERS as DESTRUCTURE_HELPERS
 from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
-from ptc_runtime.contracts.calls import signed
-from ptc_runtime.contracts.data import from_text as contract_from_text
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.printer import pr_str
