@@ -22,10 +22,12 @@ from ptc_runtime.convert import from_host, to_tool_args
 from ptc_runtime.destructure import HELPERS as DESTRUCTURE_HELPERS
 from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
+from ptc_runtime.limits import measure
 from ptc_runtime.lookup import get_flexible
+from ptc_runtime.prelude import HELPERS as PRELUDE_HELPERS
 from ptc_runtime.printer import pr_str
 from ptc_runtime.regexp import compile_regex
-from ptc_runtime.values import SymbolRef, VarRef, keyword
+from ptc_runtime.values import Keyword, SymbolRef, VarRef, keyword
 
 _MISSING: Final = object()
 _PLAIN_CALLABLES: Final = (FunctionType, BuiltinFunctionType)
@@ -53,11 +55,17 @@ def regex(source: str) -> object:
 
 
 def kget(m: object, k: object, default: object = None) -> object:
-    """`(:k m)`: exact key first (one dict probe), then the flexible variants."""
+    """`(:k m)`: exact key first, then its string spelling (tool data), then the rest of
+    the flexible variants — the same order as `lookup.get_flexible`, two dict probes for
+    the common cases."""
     if type(m) is dict:
         v = m.get(k, _MISSING)
         if v is not _MISSING:
             return v
+        if type(k) is Keyword:
+            v = m.get(k.name, _MISSING)
+            if v is not _MISSING:
+                return v
     return get_flexible(m, k, default)
 
 
@@ -174,6 +182,12 @@ def tool(name: str, arg: object) -> object:
             f"tool/{name} takes one map of named arguments",
             hint=f"call it as (tool/{name} {{:key value}})",
         )
+    limits = ctx.options.get("limits")
+    cap = 8 * (limits.tool_arg_bytes if limits is not None else 262_144)
+    if measure(arg, cap) > cap:  # bounded: refuse huge or heavily shared arguments first
+        raise PtcError(
+            "invalid_tool_args", f"arguments of tool/{name} are too large", kind="protocol"
+        )
     args = to_tool_args(arg)
     ctx.check_time()
     return from_host(ctx.invoke_tool(name, args))
@@ -225,6 +239,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_fail": fail,
     **{"rt_" + name: fn for name, fn in DESTRUCTURE_HELPERS.items()},
     **FAST_HELPERS,
+    **PRELUDE_HELPERS,
     "rt_contract": contract_from_text,
     "rt_signed": signed,
     # Numeric fast paths of compiled fns test `rt_type(x) in rt_numtypes` (bool excluded).
