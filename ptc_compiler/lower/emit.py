@@ -26,6 +26,8 @@ from ptc_compiler.lower.ctx import (
     NONE,
     NS,
     NSC,
+    PDEP,
+    PNS,
     Ctx,
     LoopTarget,
     Lowered,
@@ -95,6 +97,10 @@ class Emitter:
                 return Lowered((), helper("data", ast.Constant(key)))
             case ir.ToolRef(name=name):
                 return Lowered((), helper("toolfn", ast.Constant(name)))
+            case ir.SiblingRef(name=name):
+                return Lowered((), subscript(PNS, name))
+            case ir.ExportRef(ref=ref):
+                return Lowered((), self.export_ref(ref))
             case ir.HistoryRef(n=n):
                 return Lowered((), helper("history", ast.Constant(n)))
             case ir.VectorLit(items=items):
@@ -134,6 +140,14 @@ class Emitter:
                 low = self.expr(v)
                 return Lowered(low.stmts, helper("fail", low.expr))
         raise AssertionError(f"unknown IR node {type(node).__name__}")
+
+    def export_ref(self, ref: str) -> ast.expr:
+        """A prelude export: `PDEP['ns/x']` in a component, else a hoisted `rt_export`."""
+        if self.cx.component:
+            return subscript(PDEP, ref)
+        key = self.cx.prelude_key
+        assert key is not None, "an ExportRef needs an attached prelude"
+        return load(self.cx.const("export", f"{key}|{ref}"))
 
     def const(self, value: ir.ConstValue) -> ast.expr:
         if isinstance(value, Keyword):
@@ -288,6 +302,10 @@ class Emitter:
         if isinstance(fn, ir.Const) and isinstance(fn.value, Keyword) and 1 <= len(node.args) <= 2:
             stmts, exprs = self.many(node.args)
             return Lowered(stmts, helper("kget", exprs[0], self.const(fn.value), *exprs[1:]))
+        if isinstance(fn, ir.BuiltinRef) and fn.name in INLINE_HOF:
+            loop = self.inline_hof(fn.name, node)
+            if loop is not None:
+                return self.via_statements(loop)
         if isinstance(fn, ir.BuiltinRef):
             stmts, exprs = self.many(node.args)
             inline = self.inline(fn.name, node.args, exprs)
@@ -300,11 +318,41 @@ class Emitter:
         if isinstance(fn, ir.Local) and fn.ident in self.cx.fn_locals:
             stmts, exprs = self.many(node.args)
             return Lowered(stmts, call(load(self.cx.fn_locals[fn.ident]), exprs))
+        if isinstance(fn, ir.SiblingRef | ir.ExportRef) and not fn.const:
+            stmts, exprs = self.many(node.args)
+            return Lowered(stmts, call(self.expr(fn).expr, exprs))
         if isinstance(fn, ir.UserRef) and not fn.lenient:
             stmts, exprs = self.many(node.args)
             return Lowered(stmts, call(subscript(NSC, fn.name), exprs))
         stmts, exprs = self.many((fn, *node.args))
         return Lowered(stmts, helper("call", *exprs))
+
+    def inline_hof(self, name: str, node: ir.Call) -> ir.For | None:
+        """`(map (fn [x] body) coll)` and friends as a `for` loop: no call per element.
+
+        Same semantics: `for` visits exactly the elements `map`/`filter` would (maps give
+        entries, strings characters, nil nothing), charges one step per element like the
+        fn entry did, and returns a vector. Only a plain one-parameter literal fn
+        qualifies (no name, rest, contract, multi-arity or `recur` to it).
+        """
+        if len(node.args) != 2:
+            return None
+        fn, coll = node.args
+        if not isinstance(fn, ir.Fn):
+            return None
+        if len(fn.arities) != 1 or fn.self_name is not None or fn.contract is not None:
+            return None
+        arity = fn.arities[0]
+        if len(arity.params) != 1 or arity.rest is not None or id(arity) in self.recur_owners:
+            return None
+        x = arity.params[0]
+        bind = ir.ForBind(x, coll, coll.span)
+        if name in ("map", "mapv"):
+            return ir.For((bind,), arity.body, True, node.span)
+        test = arity.body
+        if name == "remove":
+            test = ir.Call(ir.BuiltinRef("not", test.span), (test,), test.span)
+        return ir.For((bind, ir.ForWhen(test, test.span)), ir.Local(x, node.span), True, node.span)
 
     def inline(self, name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
         """A Python operator with exactly the builtin's semantics, or None."""
@@ -613,6 +661,8 @@ class Emitter:
         )
 
 
+#: Higher-order builtins whose literal one-parameter fn argument compiles to a loop.
+INLINE_HOF = frozenset({"map", "mapv", "filter", "filterv", "remove"})
 ARITH: dict[str, type[ast.operator]] = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
 COMPARE: dict[str, type[ast.cmpop]] = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
 SIGN: dict[str, type[ast.cmpop]] = {"zero?": ast.Eq, "pos?": ast.Gt, "neg?": ast.Lt}
