@@ -82,6 +82,27 @@ class ToolRef:
 
 
 @dataclass(frozen=True, slots=True)
+class SiblingRef:
+    """A definition of the component being compiled (prelude source only), looked up in
+    the component's own namespace table at call time (forward and mutual references).
+    `const`: a `def` constant (its value), otherwise a function."""
+
+    name: str
+    const: bool = False
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRef:
+    """A public export `ns/name` of an attached prelude (programs) or of a direct
+    dependency (prelude source). `const`: a `def` constant (its value), else a function."""
+
+    ref: str
+    const: bool = False
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class HistoryRef:
     """`*1`, `*2`, `*3`."""
 
@@ -304,6 +325,8 @@ Node: TypeAlias = (
     | BuiltinRef
     | DataRef
     | ToolRef
+    | SiblingRef
+    | ExportRef
     | HistoryRef
     | VectorLit
     | MapLit
@@ -334,3 +357,5 @@ class Program:
     defines: frozenset[str] = frozenset()  # user names a top-level def makes known
     tools: frozenset[str] = frozenset()  # every tool/<name> referenced
     data_keys: frozenset[str] = frozenset()  # every data/<key> referenced
+    #: Key of the attached prelude bundle the program's `ExportRef`s resolve in (or None).
+    prelude_key: str | None = None

@@ -37,4 +37,5 @@ def analyze(forms: Sequence[Form], env: AnalysisEnv | None = None) -> ir.Program
         defines=frozenset(an.defines),
         tools=frozenset(an.tools),
         data_keys=frozenset(an.data_keys),
+        prelude_key=env.prelude_key,
     )

@@ -200,6 +200,8 @@ def analyze_or(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
         if type(f) is Symbol and f.ns is None:
             # Bare operands of `or` may be undefined: the (def x (or x init)) idiom.
             node = try_resolve(an, f, sub)
+            if node is None and an.env.component is not None:
+                node = an.expr(f, sub)  # component source: unbound is an error (PRE-10)
             items.append(ir.UserRef(f.name, True, f.span) if node is None else node)
         else:
             items.append(an.expr(f, sub, tail and i == len(operands) - 1))

@@ -76,6 +76,8 @@ class Analyzer:
         self.defines: set[str] = set()
         self.tools: set[str] = set()
         self.data_keys: set[str] = set()
+        self.sibling_refs: set[str] = set()  # component mode: own definitions referenced
+        self.export_refs: set[str] = set()  # prelude exports referenced (ns/name)
 
     # -- names -------------------------------------------------------------------
 
@@ -100,6 +102,12 @@ class Analyzer:
 
     def use_tool(self, name: str, span: Span) -> None:
         """Record a tool reference; an ungranted tool is an error before anything runs."""
+        if self.env.component is None and name in self.env.private_tools:
+            raise error(
+                "private_tool_unauthorized",
+                f"tool/{name} is reserved for prelude code and cannot be called by a program",
+                span,
+            )
         self.tools.add(name)
         granted = self.env.tools
         if granted is not None and name not in granted:
@@ -187,6 +195,10 @@ class Analyzer:
             fn = resolve.symbol(self, head, ctx)
             if type(fn) is ir.BuiltinRef:
                 return self.builtin_call(fn, form, ctx)
+            if type(fn) is ir.ExportRef or type(fn) is ir.SiblingRef:
+                node = self.prelude_call(fn, form)
+                if node is not None:
+                    return node
             if type(fn) is ir.Const and ns is not None and len(items) == 1:
                 return fn  # (Double/NaN): a static field read written as a call
         elif type(head) is Const and head.value is None:
@@ -195,6 +207,28 @@ class Analyzer:
             fn = self.expr(head, ctx.sub)
         sub = ctx.sub
         return ir.Call(fn, tuple([self.expr(a, sub) for a in items[1:]]), form.span)
+
+    def prelude_call(self, fn: ir.ExportRef | ir.SiblingRef, form: ListForm) -> ir.Node | None:
+        """`(ns/x args)` is arity-checked; calling a constant with no arguments reads it."""
+        n = len(form.items) - 1
+        if fn.const and n == 0:
+            return fn
+        if isinstance(fn, ir.ExportRef):
+            info = self.env.exports[fn.ref]
+            if not info.accepts(n):
+                raise error(
+                    "arity_mismatch",
+                    f"{fn.ref}: wrong number of arguments ({n}), expected {info.arity_text()}",
+                    form.span,
+                )
+        elif fn.const:
+            raise error(
+                "not_callable",
+                f"not callable: {fn.name} is a constant; call it with no arguments or use it "
+                "bare",
+                form.span,
+            )
+        return None
 
     def builtin_call(self, fn: ir.BuiltinRef, form: ListForm, ctx: Ctx) -> ir.Node:
         """A call of a builtin, with the checks the analyzer owns (apply, juxt, ...)."""

@@ -22,6 +22,31 @@ def default_builtins() -> Mapping[str, BuiltinSpec]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class ExportInfo:
+    """What analysis needs of a prelude export `ns/name`: its kind and its arities.
+
+    `arities`: fixed parameter counts; `variadic_min`: the least count of a variadic
+    arity (None: not variadic). A constant has `const=True` and no arities.
+    """
+
+    ref: str
+    const: bool = False
+    arities: tuple[int, ...] = ()
+    variadic_min: int | None = None
+
+    def accepts(self, n: int) -> bool:
+        if self.const:
+            return n == 0
+        return n in self.arities or (self.variadic_min is not None and n >= self.variadic_min)
+
+    def arity_text(self) -> str:
+        parts = [str(a) for a in self.arities]
+        if self.variadic_min is not None:
+            parts.append(f"{self.variadic_min} or more")
+        return " or ".join(parts) or "0"
+
+
 @dataclass(frozen=True)
 class AnalysisEnv:
     """What a program may refer to besides its own definitions.
@@ -34,3 +59,16 @@ class AnalysisEnv:
     user_names: frozenset[str] = frozenset()
     tools: frozenset[str] | None = None
     builtins: Mapping[str, BuiltinSpec] = field(default_factory=default_builtins)
+    #: Prelude exports a program may call as `ns/name` (ref -> info); in component mode,
+    #: the exports of the component's direct dependencies only.
+    exports: Mapping[str, ExportInfo] = field(default_factory=dict)
+    #: Namespaces of the attached preludes: protected, and `ns/x` must be an export.
+    prelude_namespaces: frozenset[str] = frozenset()
+    #: Key of the attached bundle (set by an `Environment`; carried to the IR program).
+    prelude_key: str | None = None
+    #: Host tools only a prelude may call; a program naming one is refused.
+    private_tools: frozenset[str] = frozenset()
+    #: Component mode (prelude source): the namespace being compiled, and its own
+    #: definitions (name -> True for a `def` constant, False for a function).
+    component: str | None = None
+    siblings: Mapping[str, bool] = field(default_factory=dict)

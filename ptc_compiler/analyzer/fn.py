@@ -21,6 +21,7 @@ from ptc_compiler.forms import (
     Symbol,
     VectorForm,
 )
+from ptc_runtime.builtins.registry import NAMESPACE_ALIASES
 
 if TYPE_CHECKING:
     from ptc_compiler.analyzer.core import Analyzer, Handler
@@ -179,6 +180,28 @@ def analyze_short_fn(an: Analyzer, form: ShortFn, ctx: Ctx) -> ir.Node:
     return ir.Fn((ir.FnArity(tuple(params), rest, body, form.span),), span=form.span)
 
 
+def check_definable(an: Analyzer, form: ListForm, what: str) -> None:
+    """No definitions inside component bodies; never into a protected namespace."""
+    if an.env.component is not None:
+        raise error(
+            "invalid_form",
+            f"{what} is only allowed at the top level of component source",
+            form.span,
+            hint="use let for local values, or a top-level defn- for a helper",
+        )
+    args = form.items[1:]
+    target = args[0] if args else None
+    if type(target) is Symbol and target.ns is not None:
+        ns = target.ns
+        if ns in an.env.prelude_namespaces or ns in ("tool", "data") or ns in NAMESPACE_ALIASES:
+            raise error(
+                "protected_namespace",
+                f"cannot define {target.text}: namespace {ns} is protected",
+                target.span,
+                hint=f"define a plain name instead: ({what} {target.name} ...)",
+            )
+
+
 def _def_name(form: ListForm, what: str) -> tuple[str, Span]:
     args = form.items[1:]
     if not args:
@@ -203,6 +226,7 @@ def _def_name(form: ListForm, what: str) -> tuple[str, Span]:
 
 def _analyze_def(an: Analyzer, form: ListForm, ctx: Ctx, once: bool) -> ir.Node:
     what = "defonce" if once else "def"
+    check_definable(an, form, what)
     name, _ = _def_name(form, what)
     args = form.items[2:]
     doc: str | None = None
@@ -253,6 +277,7 @@ def _attr_map(form: MapForm) -> tuple[str | None, str | None]:
 
 
 def analyze_defn(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
+    check_definable(an, form, "defn")
     name, _ = _def_name(form, "defn")
     rest = form.items[2:]
     doc: str | None = None

@@ -165,6 +165,10 @@ def symbol(an: Analyzer, sym: Symbol, ctx: Ctx) -> ir.Node:
     ident = ctx.locals.get(name)
     if ident is not None:
         return ir.Local(ident, sym.span)
+    sibling = an.env.siblings.get(name)
+    if sibling is not None:  # component source: the namespace's own definitions
+        an.sibling_refs.add(name)
+        return ir.SiblingRef(name, sibling, sym.span)
     if name in an.known:
         return ir.UserRef(name, False, sym.span)
     if name in ctx.def_self:
@@ -267,6 +271,9 @@ def qualified(an: Analyzer, sym: Symbol) -> ir.Node:
     if ns == "tool":
         an.use_tool(name, span)
         return ir.ToolRef(name, span)
+    node = prelude_ref(an, sym)
+    if node is not None:
+        return node
     group = NAMESPACE_ALIASES.get(ns)
     builtins = an.builtins
     if group is not None:
@@ -310,6 +317,18 @@ def qualified(an: Analyzer, sym: Symbol) -> ir.Node:
             "LocalDate, Instant and Duration are available",
         )
     available = sorted({f"{a}/" for a in NAMESPACE_ALIASES} | {"data/", "tool/"})
+    if an.env.component is not None:
+        deps = sorted(an.env.prelude_namespaces)
+        raise error(
+            "unknown_namespace",
+            f"unknown namespace {ns}/ in component {an.env.component}: only direct "
+            "dependencies may be referenced"
+            + (f" (declared: {', '.join(deps)})" if deps else " (none declared)"),
+            span,
+            hint=f"declare it in the ns form: (ns {an.env.component} {{:deps [{ns}]}})",
+        )
+    if an.env.prelude_namespaces:
+        available = sorted({*available, *(f"{p}/" for p in an.env.prelude_namespaces)})
     raise error(
         "invalid_form",
         f"unknown namespace {ns}/. Available namespaces: {', '.join(available)}, "
@@ -318,6 +337,33 @@ def qualified(an: Analyzer, sym: Symbol) -> ir.Node:
         "(not cheshire.core/...).",
         span,
     )
+
+
+def prelude_ref(an: Analyzer, sym: Symbol) -> ir.Node | None:
+    """`ns/name` naming a prelude export (or a mistake about one); None otherwise."""
+    ns = sym.ns
+    env = an.env
+    if ns is not None and ns == env.component:
+        raise error(
+            "qualified_self_reference",
+            f"{sym.text}: a component calls its own definitions by bare name",
+            sym.span,
+            hint=f"write {sym.name} instead of {sym.text}",
+        )
+    ref = f"{ns}/{sym.name}"
+    info = env.exports.get(ref)
+    if info is not None:
+        an.export_refs.add(ref)
+        return ir.ExportRef(ref, info.const, sym.span)
+    if ns in env.prelude_namespaces:
+        names = sorted(r.split("/", 1)[1] for r in env.exports if r.startswith(f"{ns}/"))
+        raise error(
+            "unbound_var",
+            f"undefined variable: {ref} is not a public export of {ns}",
+            sym.span,
+            hint=_close(sym.name, names) or (f"{ns} exports: " + ", ".join(names[:20])),
+        )
+    return None
 
 
 def _close(name: str, candidates: list[str]) -> str | None:

@@ -43,6 +43,9 @@ def lower(
 
         builtins = BUILTINS
     cx = Ctx()
+    if program.prelude_key is not None:
+        cx.prelude_key = program.prelude_key
+        cx.const("attach", program.prelude_key)  # first: the run sees its prelude
     emitter = Emitter(builtins, cx)
     main = emitter.program(program.body)
     module = ast.Module(body=[*cx.hoisted, main], type_ignores=[])

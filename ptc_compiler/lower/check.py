@@ -17,7 +17,7 @@ import ast
 import copy
 import re
 
-from ptc_compiler.lower.ctx import FUEL, NS, NSC
+from ptc_compiler.lower.ctx import FUEL, NS, NSC, PDEP, PNS
 
 ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset(
     {
@@ -72,23 +72,29 @@ NAME_SHAPE = re.compile(
     r"(v\d+_[A-Za-z0-9_]*|t\d+|k\d+|mk\d+|f\d+_[A-Za-z0-9_]*|rt_[a-z0-9_]+|b_[A-Za-z0-9_]+|program)\Z"
 )
 SPECIAL_NAMES = frozenset({FUEL, NS, NSC})
+#: The tables generated code may subscript (always with a constant string key):
+#: a program the user namespace, a component module its own table and its dependencies.
+PROGRAM_TABLES = frozenset({NS, NSC})
+COMPONENT_TABLES = frozenset({PNS, PDEP})
 
 
 class GeneratedCodeRejected(Exception):
     """The lowering produced code outside the allowed subset (a compiler bug)."""
 
 
-def check_module(module: ast.Module, *, restricted: bool = True) -> None:
+def check_module(
+    module: ast.Module, *, restricted: bool = True, tables: frozenset[str] = PROGRAM_TABLES
+) -> None:
     """Raise `GeneratedCodeRejected` unless `module` is inside the allowed subset.
 
     With `restricted`, RestrictedPython's policy runs on a copy, leaving `module` intact.
     """
-    finalize(module)
+    finalize(module, tables)
     if restricted:
         check_restricted(copy.deepcopy(module))
 
 
-def finalize(module: ast.Module) -> None:
+def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> None:
     """One pass over the tree: fill missing positions from the parent and check the allow-list.
 
     Replaces `ast.fix_missing_locations` + a separate `ast.walk` (compile latency matters:
@@ -98,6 +104,7 @@ def finalize(module: ast.Module) -> None:
     pop = stack.pop
     push = stack.append
     allowed = ALLOWED_NODES
+    specials = tables | {FUEL}
     while stack:
         node, line, col, end_line, end_col = pop()
         kind = type(node)
@@ -115,7 +122,7 @@ def finalize(module: ast.Module) -> None:
                 node.end_lineno = end_line  # type: ignore[attr-defined]
                 node.end_col_offset = end_col  # type: ignore[attr-defined]
         if kind is ast.Name:
-            _check_name(node.id)  # type: ignore[attr-defined]
+            _check_name(node.id, specials)  # type: ignore[attr-defined]
             continue
         if kind is ast.Constant:
             value = node.value  # type: ignore[attr-defined]
@@ -123,9 +130,9 @@ def finalize(module: ast.Module) -> None:
                 raise GeneratedCodeRejected("constant of a disallowed type")
             continue
         if kind is ast.FunctionDef:
-            _check_name(node.name)  # type: ignore[attr-defined]
+            _check_name(node.name, specials)  # type: ignore[attr-defined]
         elif kind is ast.arg:
-            _check_name(node.arg)  # type: ignore[attr-defined]
+            _check_name(node.arg, specials)  # type: ignore[attr-defined]
         elif kind is ast.Global:
             if node.names != [FUEL]:  # type: ignore[attr-defined]
                 raise GeneratedCodeRejected("only FUEL may be declared global")
@@ -134,11 +141,13 @@ def finalize(module: ast.Module) -> None:
             key = node.slice  # type: ignore[attr-defined]
             if not (
                 isinstance(target, ast.Name)
-                and target.id in (NS, NSC)
+                and target.id in tables
                 and isinstance(key, ast.Constant)
                 and type(key.value) is str
             ):
-                raise GeneratedCodeRejected("subscript outside the user namespace tables")
+                raise GeneratedCodeRejected("subscript outside the namespace tables")
+            if type(node.ctx) is not ast.Load and target.id not in (PNS,):  # type: ignore[attr-defined]
+                raise GeneratedCodeRejected("only a component's own table may be assigned")
         for field in kind._fields:
             child = node.__dict__.get(field)
             if child is None:
@@ -151,8 +160,8 @@ def finalize(module: ast.Module) -> None:
                 push((child, line, col, end_line, end_col))
 
 
-def _check_name(name: str) -> None:
-    if name in SPECIAL_NAMES:
+def _check_name(name: str, specials: frozenset[str] = SPECIAL_NAMES) -> None:
+    if name in specials:
         return
     if name.startswith("_") or not NAME_SHAPE.match(name):
         raise GeneratedCodeRejected(f"name outside the generated namespaces: {name[:40]}")

@@ -16,6 +16,9 @@ from ptc_compiler.forms import NO_SPAN, Span
 FUEL = "FUEL"
 NS = "NS"
 NSC = "NSC"
+#: Component modules (prelude source): the namespace's own table and its dependencies' exports.
+PNS = "PNS"
+PDEP = "PDEP"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,10 @@ class Ctx:
     numeric: frozenset[str] = frozenset()  # locals known to hold numbers
     fn_locals: dict[str, str] = field(default_factory=dict)  # local ident -> python fn name
     span: Span = NO_SPAN
+    #: Programs: the attached prelude bundle `ExportRef`s resolve in (`rt_export`).
+    prelude_key: str | None = None
+    #: Component modules: dependency exports are read from the `PDEP` table.
+    component: bool = False
 
     def fresh(self, prefix: str = "t") -> str:
         self.counter += 1

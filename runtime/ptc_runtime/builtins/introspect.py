@@ -13,7 +13,7 @@ from typing import Final, Protocol
 
 from ptc_runtime.builtins.registry import NAMESPACE_ALIASES, BuiltinSpec, declare
 from ptc_runtime.collections import kind_name
-from ptc_runtime.context import emit_line
+from ptc_runtime.context import current, emit_line
 from ptc_runtime.errors import PtcError
 from ptc_runtime.values import SymbolRef
 
@@ -58,6 +58,18 @@ PRELUDE: contextvars.ContextVar[PreludeIndex | None] = contextvars.ContextVar(
 def use_prelude(index: PreludeIndex | None) -> contextvars.Token[PreludeIndex | None]:
     """Install the prelude for the current run; `PRELUDE.reset(token)` afterwards."""
     return PRELUDE.set(index)
+
+
+def current_prelude() -> PreludeIndex | None:
+    """The prelude of this run: `use_prelude`, else the one the program attached."""
+    index = PRELUDE.get()
+    if index is not None:
+        return index
+    try:
+        found: PreludeIndex | None = current().options.get("prelude")
+    except PtcError:
+        return None
+    return found
 
 
 def _registry() -> Mapping[str, BuiltinSpec]:
@@ -109,7 +121,7 @@ def builtin_doc(spec: BuiltinSpec) -> str:
 def doc(ref: object) -> None:
     name = _ref_text("doc", ref)
     spec = find_builtin(name)
-    prelude = PRELUDE.get()
+    prelude = current_prelude()
     text = builtin_doc(spec) if spec is not None else None
     if text is None and prelude is not None:
         text = prelude.doc_text(name)
@@ -119,7 +131,7 @@ def doc(ref: object) -> None:
 
 @declare(DECLS, "dir", arities=(0, 1), doc="Prelude namespaces, or the names in one namespace.")
 def dir_(ns: object = None) -> list[str]:
-    prelude = PRELUDE.get()
+    prelude = current_prelude()
     if ns is None:
         return sorted(prelude.namespaces()) if prelude is not None else []
     name = _ref_text("dir", ns)
@@ -142,7 +154,7 @@ def apropos(query: object) -> list[str]:
     for key, spec in _registry().items():
         if term in key.lower() or term in spec.doc.lower():
             hits.add(key)
-    prelude = PRELUDE.get()
+    prelude = current_prelude()
     if prelude is not None:
         hits.update(prelude.search(term))
     return sorted(hits)
@@ -150,7 +162,7 @@ def apropos(query: object) -> list[str]:
 
 @declare(DECLS, "export-meta", arities=(1,), doc="Metadata map of a prelude export, or nil.")
 def export_meta(ref: object) -> object:
-    prelude = PRELUDE.get()
+    prelude = current_prelude()
     if prelude is None:
         return None
     return prelude.meta(_ref_text("export-meta", ref))
@@ -159,7 +171,7 @@ def export_meta(ref: object) -> object:
 @declare(DECLS, "source", arities=(1,), pure=False, doc="Print the source of a prelude export.")
 def source(ref: object) -> None:
     name = _ref_text("source", ref)
-    prelude = PRELUDE.get()
+    prelude = current_prelude()
     text = prelude.source(name) if prelude is not None else None
     if text is None:
         what = "a builtin" if find_builtin(name) is not None else "not found"
