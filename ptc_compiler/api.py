@@ -14,8 +14,9 @@ import builtins
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from types import CodeType
 from typing import Any, Literal
 
@@ -134,6 +135,7 @@ def compile(
     tools: frozenset[str] | None = None,
     user_names: frozenset[str] = frozenset(),
     guards: bool = True,
+    preludes: Sequence[str | Path] | None = None,
 ) -> Program:
     """Compile PTC-Lisp `source` to a `Program`; raises `PtcError` for a bad program.
 
@@ -141,7 +143,15 @@ def compile(
     analysis error (`unknown_tool`) before anything runs. `user_names`: definitions that
     already exist (a state owner's earlier runs). `guards=False` omits the step-budget
     checks (benchmarks only: such code is not safe to run on untrusted programs).
+    `preludes`: prelude sources, files, artifacts or directories (docs/preludes.md).
     """
+    if preludes is not None:  # preludes: see ptc_compiler.prelude
+        from ptc_compiler.prelude.hosting import compile_with_preludes
+
+        program: Program = compile_with_preludes(
+            source, preludes, tools, frozenset(user_names)
+        )
+        return program
     digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
     key = (digest, tools, frozenset(user_names), guards)
     with _cache_lock:
@@ -250,6 +260,7 @@ def run(
     tools: Mapping[str, Callable[..., Any]] | None = None,
     timeout_ms: float | None = 1000,
     max_steps: int = 10_000_000,
+    preludes: Sequence[str | Path] | None = None,
     **options: Any,
 ) -> RunResult:
     """Compile and run `source`; never raises for anything the program does.
@@ -258,8 +269,18 @@ def run(
     `state_owner` (any object: definitions and *1..*3 persist across its runs),
     `runtime` (a `Runtime` from `runtime()`), `bindings` (instead of `tools`).
     In-process runs return the completion as a PTC value; isolated runs return its
-    JSON projection.
+    JSON projection. `preludes`: prelude sources, files, artifacts or directories whose
+    exports the program calls as `ns/name` (in-process only; a bad prelude raises
+    `PreludeError`).
     """
+    if preludes is not None:  # preludes: see ptc_compiler.prelude
+        from ptc_compiler.prelude.hosting import run_with_preludes
+
+        result: RunResult = run_with_preludes(
+            source, preludes, data=data, tools=tools, timeout_ms=timeout_ms,
+            max_steps=max_steps, options=options,
+        )
+        return result
     rt, spec = _spec(source, data, tools, timeout_ms, max_steps, options)
     return result_of(rt.run(spec))
 
