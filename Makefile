@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest wheel-check bench clean
+.PHONY: demo demo-preludes test lint typecheck pytest wheel-check bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,6 +13,12 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/ptc run examples/orders.clj --data examples/orders.json --tools examples/tools.py
+
+# Compile the example prelude library to artifacts, then run a program against them.
+demo-preludes: $(STAMP)
+	$(BIN)/ptc compile examples/preludes -o build/preludes
+	$(BIN)/ptc run examples/prelude_report.clj --prelude build/preludes \
+		--data examples/orders.json --tools examples/tools.py
 
 test: lint typecheck pytest
 

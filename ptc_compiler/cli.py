@@ -2,6 +2,8 @@
 
     ptc run FILE | -e EXPR [--data FILE.json] [--tools FILE.py] [--timeout-ms N] [--max-steps N]
     ptc compile FILE --emit python
+    ptc compile PRELUDE_FILES_OR_DIRS... -o OUT_DIR [-q]
+    ptc run FILE [--prelude PATH]...
     ptc check FILE
     ptc fuzz signatures [--examples N | --minutes M] [--seed S]
 
@@ -73,13 +75,18 @@ def _report(failure: api.RunFailure) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    result = api.run(
-        _source(args),
-        data=_load_data(args.data),
-        tools=_load_tools(args.tools),
-        timeout_ms=args.timeout_ms if args.timeout_ms > 0 else None,
-        max_steps=args.max_steps,
-    )
+    try:
+        result = api.run(
+            _source(args),
+            data=_load_data(args.data),
+            tools=_load_tools(args.tools),
+            timeout_ms=args.timeout_ms if args.timeout_ms > 0 else None,
+            max_steps=args.max_steps,
+            preludes=args.prelude or None,
+        )
+    except PtcError as err:  # a prelude that cannot be loaded or attached
+        _report(api.RunFailure.from_error(err))
+        return 1
     if result.output:
         sys.stdout.write(result.output)
     if result.error is not None:
@@ -90,6 +97,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        return _compile_preludes(args)
+    if len(args.file) > 1:
+        raise SystemExit("ptc: compile takes one program FILE (prelude files need -o OUT_DIR)")
+    args.file = args.file[0] if args.file else None
     try:
         program = api.compile(_source(args))
     except PtcError as err:
@@ -97,6 +109,29 @@ def cmd_compile(args: argparse.Namespace) -> int:
         return 1
     if args.emit == "python":
         print(program.python_source)
+    return 0
+
+
+def _compile_preludes(args: argparse.Namespace) -> int:
+    """`ptc compile FILES_OR_DIRS -o OUT`: one artifact per prelude component."""
+    from ptc_compiler.prelude import compile_to_dir
+
+    if not args.file:
+        raise SystemExit("ptc: give prelude FILES or DIRS to compile")
+    quiet = args.quiet
+
+    def progress(done: int, total: int, ns: str, what: str) -> None:
+        if not quiet:
+            width = len(str(total))
+            print(f"[{done:>{width}}/{total}] {what} {ns}", file=sys.stderr)
+
+    try:
+        written = compile_to_dir(args.file, args.out, progress=progress)
+    except PtcError as err:
+        _report(api.RunFailure.from_error(err))
+        return 1
+    if not quiet:
+        print(f"wrote {len(written)} artifact(s) to {args.out}", file=sys.stderr)
     return 0
 
 
@@ -127,10 +162,22 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--tools", help="trusted Python file defining TOOLS = {name: callable}")
     run.add_argument("--timeout-ms", type=float, default=1000, help="0 for no deadline")
     run.add_argument("--max-steps", type=int, default=10_000_000)
+    run.add_argument(
+        "--prelude",
+        action="append",
+        metavar="PATH",
+        help="prelude source, compiled artifact (.ptcc) or directory (repeatable)",
+    )
     run.set_defaults(handler=cmd_run)
 
-    comp = sub.add_parser("compile", help="compile a program; --emit python prints the code")
-    comp.add_argument("file", nargs="?")
+    comp = sub.add_parser(
+        "compile",
+        help="compile a program (--emit python prints the code), or prelude files/dirs "
+        "to artifacts with -o OUT_DIR",
+    )
+    comp.add_argument("file", nargs="*")
+    comp.add_argument("-o", "--out", help="compile prelude sources to artifacts in this directory")
+    comp.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     comp.add_argument("-e", "--expr")
     comp.add_argument("--emit", choices=["python"], default="python")
     comp.set_defaults(handler=cmd_compile)
