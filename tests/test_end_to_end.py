@@ -281,3 +281,25 @@ def test_runs_do_not_share_definitions() -> None:
 
 def test_keyword_is_exported() -> None:
     assert run(":a").value is ptc_compiler.Keyword("a")
+
+
+LINEAR_REDUCE = [
+    pytest.param("(reduce (fn [m i] (assoc m (str \"k\" i) i)) {} (range 3))", '{"k0" 0, "k1" 1, "k2" 2}', id="assoc"),
+    pytest.param("(reduce (fn [m w] (update m w (fnil inc 0))) {} [\"a\" \"b\" \"a\"])", '{"a" 2, "b" 1}', id="update-fnil"),
+    pytest.param("(reduce (fn [v x] (if (odd? x) (conj v x) v)) [] (range 6))", "[1 3 5]", id="conj-if"),
+    pytest.param("(reduce (fn [m x] (assoc m :n (inc (get m :n 0)))) {} [1 2 3])", "{:n 3}", id="reads-acc"),
+    pytest.param("(reduce (fn [m x] (assoc m x m)) {} [1 2])", "{1 {}, 2 {1 {}}}", id="escape-value-not-inlined"),
+    pytest.param("(reduce (fn [m x] (assoc m x (fn [] m))) {} [1]) 0", "0", id="escape-closure-not-inlined"),
+    pytest.param("(reduce (fn [m x] (assoc m :a x \"a\" (inc x))) {} [1])", '{:a 2}', id="one-logical-key"),
+]
+
+
+@pytest.mark.parametrize(("src", "want"), LINEAR_REDUCE)
+def test_linear_reduce_matches_persistent_semantics(src: str, want: str) -> None:
+    assert value_of(src) == want
+
+
+def test_linear_reduce_keeps_intermediate_values_private() -> None:
+    # Every intermediate map seen by a closure stays as it was when captured.
+    src = "(let [snaps (reduce (fn [v x] (conj v {:x x})) [] [1 2])] snaps)"
+    assert value_of(src) == "[{:x 1} {:x 2}]"

@@ -306,6 +306,10 @@ class Emitter:
             loop = self.inline_hof(fn.name, node)
             if loop is not None:
                 return self.via_statements(loop)
+        if isinstance(fn, ir.BuiltinRef) and fn.name == "reduce" and len(node.args) == 3:
+            folded = self.linear_reduce(node)
+            if folded is not None:
+                return folded
         if isinstance(fn, ir.BuiltinRef):
             stmts, exprs = self.many(node.args)
             inline = self.inline(fn.name, node.args, exprs)
@@ -353,6 +357,47 @@ class Emitter:
         if name == "remove":
             test = ir.Call(ir.BuiltinRef("not", test.span), (test,), test.span)
         return ir.For((bind, ir.ForWhen(test, test.span)), ir.Local(x, node.span), True, node.span)
+
+    def linear_reduce(self, node: ir.Call) -> Lowered | None:
+        """`(reduce (fn [acc x] ...) {} coll)` as a loop over one private dict (or list).
+
+        Only when the accumulator provably never escapes (see `scan.linear_accumulation`):
+        then every intermediate value is dropped at once, so mutating one object in place
+        (`ptc_runtime.transient`) is indistinguishable from persistent updates.
+        """
+        fn, init, coll = node.args
+        if not isinstance(fn, ir.Fn) or len(fn.arities) != 1 or fn.self_name is not None:
+            return None
+        arity = fn.arities[0]
+        if (
+            len(arity.params) != 2
+            or arity.rest is not None
+            or fn.contract is not None
+            or id(arity) in self.recur_owners
+        ):
+            return None
+        if isinstance(init, ir.MapLit) and not init.pairs:
+            ops = scan.MAP_ACCUMULATORS
+            start: ast.expr = ast.Dict(keys=[], values=[])
+        elif isinstance(init, ir.VectorLit) and not init.items:
+            ops = scan.VECTOR_ACCUMULATORS
+            start = ast.List(elts=[], ctx=ast.Load())
+        else:
+            return None
+        acc, x = arity.params
+        body = scan.linear_accumulation(arity.body, acc, ops, self.free_memo)
+        if body is None:
+            return None
+        low_coll = self.expr(coll)
+        step = self.expr(body)
+        loop = ast.For(
+            target=store(x),
+            iter=helper("iter", low_coll.expr),
+            body=[*fuel_check(), *step.stmts, assign(acc, step.expr)],
+            orelse=[],
+        )
+        stmts = (*low_coll.stmts, assign(acc, start), at(node.span, loop))
+        return Lowered(stmts, load(acc))  # type: ignore[arg-type]
 
     def inline(self, name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
         """A Python operator with exactly the builtin's semantics, or None."""

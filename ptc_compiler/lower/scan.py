@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ptc_compiler import ir
+from ptc_runtime.values import Keyword
 
 #: Builtins whose result is always a number (or the call fails): safe to treat as numeric.
 NUMERIC_RESULTS = frozenset(
@@ -254,3 +255,72 @@ def numeric_operands(body: ir.Node) -> set[str]:
             out.update(a.ident for a in node.args if isinstance(a, ir.Local))
         stack.extend(children(node))
     return out
+
+
+#: Accumulator operations `linear_accumulation` turns into in-place ones, per start value.
+MAP_ACCUMULATORS = {"assoc": "t_assoc", "update": "t_update"}
+VECTOR_ACCUMULATORS = {"conj": "t_conj"}
+#: Reads of the accumulator that return a part of it (or a count), never the whole.
+ACC_READS = frozenset({"get", "contains?", "count", "get-in"})
+
+
+def linear_accumulation(
+    body: ir.Node, acc: str, ops: dict[str, str], memo: dict[int, frozenset[str]]
+) -> ir.Node | None:
+    """`body` rewritten to update `acc` in place, or None when `acc` might escape.
+
+    Accepted shapes: `acc` itself; `(op acc args...)` for an accumulator op; `if`/`let`/`do`
+    around those. Everywhere else `acc` may only be read through `get`/`count`/... or a
+    keyword call, and no fn may capture it.
+    """
+    match body:
+        case ir.Local(ident=ident) if ident == acc:
+            return body
+        case ir.Call(fn=ir.BuiltinRef(name=name), args=args) if (
+            name in ops and args and isinstance(args[0], ir.Local) and args[0].ident == acc
+        ):
+            if not all(acc_safe(a, acc, memo) for a in args[1:]):
+                return None
+            return ir.RtCall(ops[name], args, body.span)
+        case ir.If(test=test, then=then, else_=else_):
+            a = linear_accumulation(then, acc, ops, memo)
+            b = linear_accumulation(else_, acc, ops, memo)
+            if a is None or b is None or not acc_safe(test, acc, memo):
+                return None
+            return ir.If(test, a, b, body.span)
+        case ir.Let(bindings=bindings, body=inner):
+            rest = linear_accumulation(inner, acc, ops, memo)
+            if rest is None or not all(acc_safe(v, acc, memo) for _, v in bindings):
+                return None
+            return ir.Let(bindings, rest, body.span)
+        case ir.Do(body=items) if items:
+            last = linear_accumulation(items[-1], acc, ops, memo)
+            if last is None or not all(acc_safe(i, acc, memo) for i in items[:-1]):
+                return None
+            return ir.Do((*items[:-1], last), body.span)
+        case _:
+            return None
+
+
+def acc_safe(node: ir.Node, acc: str, memo: dict[int, frozenset[str]]) -> bool:
+    """True when `node` can use `acc` only through reads that cannot leak it."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ir.Local):
+            if n.ident == acc:
+                return False
+            continue
+        if isinstance(n, ir.Fn):
+            if acc in free_locals(n, memo):
+                return False
+            continue
+        if isinstance(n, ir.Call) and n.args and isinstance(n.args[0], ir.Local):
+            reads = (isinstance(n.fn, ir.BuiltinRef) and n.fn.name in ACC_READS) or (
+                isinstance(n.fn, ir.Const) and isinstance(n.fn.value, Keyword)
+            )
+            if reads and n.args[0].ident == acc:
+                stack.extend(n.args[1:])
+                continue
+        stack.extend(children(n))
+    return True

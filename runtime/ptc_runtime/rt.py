@@ -27,6 +27,7 @@ from ptc_runtime.lookup import get_flexible
 from ptc_runtime.prelude import HELPERS as PRELUDE_HELPERS
 from ptc_runtime.printer import pr_str
 from ptc_runtime.regexp import compile_regex
+from ptc_runtime.transient import HELPERS as TRANSIENT_HELPERS
 from ptc_runtime.values import Keyword, SymbolRef, VarRef, keyword
 
 _MISSING: Final = object()
@@ -239,6 +240,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_fail": fail,
     **{"rt_" + name: fn for name, fn in DESTRUCTURE_HELPERS.items()},
     **FAST_HELPERS,
+    **TRANSIENT_HELPERS,
     **PRELUDE_HELPERS,
     "rt_contract": contract_from_text,
     "rt_signed": signed,
