@@ -8,8 +8,10 @@ Everything is eager and returns vectors. Function arguments may be any PTC calla
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Final
+import operator
+from typing import Final, cast
 
 from ptc_runtime.builtins.keyed import pluck
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
@@ -172,6 +174,10 @@ def filter_(pred: object, coll: object) -> list[object]:
 )
 def reduce_(f: object, a: object, b: object = NOT_FOUND) -> object:
     fn = as_fn(f, "reduce")
+    if fn is _PLUS:
+        total = _sum_numbers(a, b)
+        if total is not None:
+            return total
     if b is NOT_FOUND:
         items = seq_items(a, "reduce")
         if not items:
@@ -185,6 +191,34 @@ def reduce_(f: object, a: object, b: object = NOT_FOUND) -> object:
     for x in it:
         acc = fn(acc, x)
     return acc
+
+
+def _sum_numbers(a: object, b: object) -> int | float | None:
+    """`(reduce + ...)` over plain numbers in C (`sum`); None when anything else is there,
+    so the general fold (and its error messages) handles it."""
+    if b is NOT_FOUND:
+        items, start = a, None
+    else:
+        items, start = b, a
+    if type(items) is not list or not items:
+        return None
+    kinds = set(map(type, items))
+    if start is not None:
+        kinds.add(type(start))
+    if not kinds <= _NUMBER_TYPES:
+        return None
+    try:
+        # functools.reduce(operator.add): left to right like the fold (sum() compensates
+        # float rounding on Python 3.12+, which would change results).
+        numbers = cast("list[int | float]", items)  # element types checked above
+        if start is not None:
+            return functools.reduce(operator.add, numbers, cast("int | float", start))
+        return functools.reduce(operator.add, numbers)
+    except OverflowError:  # an int too large for float arithmetic: let the fold decide
+        return None
+
+
+_NUMBER_TYPES = frozenset({int, float})
 
 
 @declare(
@@ -210,3 +244,12 @@ def reductions(f: object, a: object, b: object = NOT_FOUND) -> list[object]:
         acc = fn(acc, x)
         out.append(acc)
     return out
+
+
+def _plus_builtin() -> object:
+    from ptc_runtime.builtins.arithmetic import add
+
+    return add
+
+
+_PLUS = _plus_builtin()
