@@ -154,6 +154,9 @@ def hint_type(hint: object, where: str) -> SigType:
     """The signature type of a Python type hint; `HintError` when there is none."""
     optional = False
     origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+        origin = typing.get_origin(hint)
     if origin is typing.Union or origin is types.UnionType:
         members = [a for a in typing.get_args(hint) if a is not type(None)]
         if len(members) != 1:
@@ -191,7 +194,8 @@ def _base_type(hint: object, origin: object, where: str) -> SigType:
         args = typing.get_args(hint)
         if args and args[0] is not str:
             raise HintError(
-                f"{where}: {_show(hint)} has no signature equivalent (map keys must be str)"
+                f"{where}: {_show(hint)} has no signature equivalent (map keys must be str); "
+                "pass signature= explicitly"
             )
         return Prim("map")
     if _is_typeddict(hint):
@@ -206,10 +210,17 @@ def _base_type(hint: object, origin: object, where: str) -> SigType:
 
 
 def _typeddict_fields(td: Any, where: str) -> tuple[Field, ...]:
-    hints = typing.get_type_hints(td)
-    required = td.__required_keys__
+    hints = typing.get_type_hints(td, include_extras=True)
+    required = set(td.__required_keys__)
     out = []
     for name, h in hints.items():
+        origin = typing.get_origin(h)
+        if origin is typing.NotRequired:  # seen only here when annotations are strings
+            required.discard(name)
+            h = typing.get_args(h)[0]
+        elif origin is typing.Required:
+            required.add(name)
+            h = typing.get_args(h)[0]
         t = hint_type(h, f"{where}.{name}")
         if name not in required and not t.optional:
             t = dataclasses.replace(t, optional=True)
