@@ -217,6 +217,37 @@ class Environment:
     ) -> Any:
         """Run `source` here; `data` (if given) is merged over the environment's data."""
         from ptc_compiler.api import result_of
+
+        spec = self._spec(source, data, timeout_ms, max_steps, state_owner, cancel)
+        return result_of(self.runtime.run(spec))
+
+    async def arun(
+        self,
+        source: str,
+        *,
+        data: Mapping[str, Any] | None = None,
+        timeout_ms: float | object | None = ...,
+        max_steps: int | None = None,
+        state_owner: object | None = None,
+        cancel: Any = None,
+    ) -> Any:
+        """`run` for async hosts: coroutine tools are awaited on the calling loop."""
+        from ptc_compiler.api import result_of
+
+        spec = self._spec(source, data, timeout_ms, max_steps, state_owner, cancel)
+        return result_of(await self.runtime.arun(spec))
+
+    def _spec(
+        self,
+        source: str,
+        data: Mapping[str, Any] | None,
+        timeout_ms: float | object | None,
+        max_steps: int | None,
+        state_owner: object | None,
+        cancel: Any,
+    ) -> seam.RunSpec:
+        from dataclasses import replace
+
         from ptc_runtime.bindings import namespace_from_tools
 
         merged = dict(self.data or {})
@@ -232,11 +263,7 @@ class Environment:
             discard_completion=True,
             max_steps=max_steps or self.max_steps,
         )
-        spec = self.runtime.resolve(request)
-        from dataclasses import replace
-
-        spec = replace(spec, native=True)
-        return result_of(self.runtime.run(spec))
+        return replace(self.runtime.resolve(request), native=True)
 
     # -- inventory ----------------------------------------------------------------------
 

@@ -117,3 +117,15 @@ def test_pre_15_returned_closure_still_resolves_private_helpers() -> None:
 def test_component_source_keeps_private_names_out_of_the_artifact_surface() -> None:
     c = compile_component("(ns z)\n(defn- h [] 1)\n(defn f [] (h))")
     assert [d.name for d in c.meta.public()] == ["f"]
+
+
+def test_environment_arun_with_async_tool() -> None:
+    import asyncio
+
+    async def fetch(args: dict[str, object]) -> int:
+        await asyncio.sleep(0)
+        return 7
+
+    e = env("(ns a)\n(defn get [] (+ 1 (tool/fetch {})))", tools={"fetch": fetch})
+    r = asyncio.run(e.arun("(a/get)"))
+    assert r.ok and r.value == 8
