@@ -5,7 +5,7 @@
     3
 
 Public API: `run`, `compile` (-> `Program`), `RunResult`, `RunFailure`, `Tool`, `pr_str`,
-`Keyword`.
+`Keyword`; `Environment` and `PreludeError` for preludes (docs/preludes.md).
 """
 
 from ptc_compiler.api import Program, RunFailure, RunResult, compile, run
@@ -25,3 +25,12 @@ __all__ = [
     "run",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """`Environment` and `PreludeError` (docs/preludes.md), imported on first use."""
+    if name in ("Environment", "PreludeError"):
+        from ptc_compiler import prelude
+
+        return getattr(prelude, name)
+    raise AttributeError(f"module 'ptc_compiler' has no attribute {name!r}")
