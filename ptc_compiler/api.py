@@ -86,6 +86,11 @@ class Program:
     data_keys: frozenset[str] = frozenset()
 
     @property
+    def defines(self) -> frozenset[str]:
+        """User names the program's top-level `def`s make known."""
+        return self.ir.defines
+
+    @property
     def python_source(self) -> str:
         """The generated Python, for reading (lowering is deterministic: same code as compiled)."""
         return ast.unparse(lower(self.ir).module)

@@ -24,6 +24,8 @@ DEFAULT_MAX_OUTPUT_BYTES = 1_000_000
 DEFAULT_PRINT_LINE_CHARS = 2_000
 #: Steps handed to generated code between checks of the budget, deadline and cancel token.
 FUEL_CHUNK = 1_000
+#: A chunk that took longer than this makes the next one smaller (see `charge`).
+SLOW_CHUNK_S = 0.01
 
 
 class SharedRunState:
@@ -70,6 +72,8 @@ class RunContext:
     steps_used: int = 0
     tool_calls: int = 0
     fuel_given: int = 0  # size of the last chunk handed to generated code
+    chunk: int = 50  # current chunk size: starts small, adapts to the cost of iterations
+    last_refuel: float = 0.0
     #: Calls a tool with normalised arguments; set by the seam (in-process or worker proxy).
     tool_invoker: Callable[[str, object], object] | None = None
     #: Shared by a run and its pmap/pcalls workers: live workers, tool-call count, lock.
@@ -95,7 +99,8 @@ class RunContext:
 
     def first_fuel(self) -> int:
         """The initial fuel chunk for a run's generated code."""
-        self.fuel_given = min(FUEL_CHUNK, self.max_steps)
+        self.last_refuel = time.monotonic()
+        self.fuel_given = min(self.chunk, self.max_steps)
         return self.fuel_given
 
     def refuel(self) -> int:
@@ -104,7 +109,13 @@ class RunContext:
         return self.fuel_given
 
     def charge(self, steps: int) -> int:
-        """Account `steps` and check deadline and cancel; return the next fuel chunk."""
+        """Account `steps` and check deadline and cancel; return the next fuel chunk.
+
+        The chunk adapts: when the last one took longer than `SLOW_CHUNK_S` (expensive
+        iterations, e.g. each allocating a big vector), the next is smaller, so the
+        deadline and cancel token are checked within about one slow iteration; cheap
+        loops get the full `FUEL_CHUNK` back.
+        """
         self.steps_used += steps
         if self.steps_used > self.max_steps:
             raise LimitExceeded(
@@ -114,7 +125,15 @@ class RunContext:
                 hint="loops, for/doseq elements and function calls each cost one step",
             )
         self.check_time()
-        return min(FUEL_CHUNK, self.max_steps - self.steps_used)
+        now = time.monotonic()
+        chunk = self.chunk
+        if now - self.last_refuel > SLOW_CHUNK_S:
+            chunk = max(1, chunk // 8)
+        elif chunk < FUEL_CHUNK:
+            chunk = min(FUEL_CHUNK, chunk * 2)
+        self.chunk = chunk
+        self.last_refuel = now
+        return min(chunk, self.max_steps - self.steps_used)
 
     def check_time(self) -> None:
         """Fail the run if its deadline passed or it was cancelled."""

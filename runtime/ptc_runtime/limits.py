@@ -196,10 +196,16 @@ def encode_json(
     parts: list[str] = []
     # stack items: ("v", value) to encode, or ("t", text) to emit
     stack: list[tuple[int, Any]] = [(0, value)]
+    depth = 0
     while stack:
         tag, x = stack.pop()
         if tag == 1:
             budget.add(len(x))
+            parts.append(x)
+            continue
+        if tag == 3:  # a container's closing bracket
+            depth -= 1
+            budget.add(1)
             parts.append(x)
             continue
         if tag == 2:  # key collision check set + key text
@@ -245,9 +251,10 @@ def encode_json(
                 parts.append("[]")
                 continue
             budget.ahead(2 * n + 1)  # every element needs at least one byte and a comma
+            depth = _deeper(depth)
             budget.add(1)
             parts.append("[")
-            stack.append((1, "]"))
+            stack.append((3, "]"))
             seq: list[tuple[int, Any]] = []
             for i, item in enumerate(items):
                 if i:
@@ -261,9 +268,10 @@ def encode_json(
                 parts.append("{}")
                 continue
             budget.ahead(6 * n + 1)  # every entry needs at least `"":0,`
+            depth = _deeper(depth)
             budget.add(1)
             parts.append("{")
-            stack.append((1, "}"))
+            stack.append((3, "}"))
             seen: set[str] = set()
             seq = []
             for i, (k, v) in enumerate(x.items()):
@@ -275,6 +283,17 @@ def encode_json(
         else:
             raise _invalid(_kind(x))
     return "".join(parts)
+
+
+#: JSON nesting deeper than this is refused (JSON parsers recurse; ours must not make
+#: the reader of a completion fail).
+MAX_JSON_DEPTH: Final = 512
+
+
+def _deeper(depth: int) -> int:
+    if depth >= MAX_JSON_DEPTH:
+        raise _invalid(f"a value nested deeper than {MAX_JSON_DEPTH} levels")
+    return depth + 1
 
 
 def measure(value: object, cap: int) -> int:

@@ -217,8 +217,12 @@ class WorkerPool:
             )
 
         # Compile on the host (the worker never sees source).
+        init = runtime._init_compiled
+        fresh = not (retained and env.proc is not None and env.proc.alive() and env.initialized)
         try:
-            names = env.names if retained and env.proc is not None else frozenset()
+            names = frozenset() if fresh else env.names
+            if fresh and init is not None:
+                names = names | frozenset(getattr(init, "defines", ()))
             compiled = runtime.compile_for(spec, names)
         except PtcError as err:
             r = seam.RunFailure.of(err)
@@ -236,7 +240,6 @@ class WorkerPool:
                     env.proc = proc
         except Unavailable as exc:
             return fail("sandbox-unavailable", "sandbox_unavailable", str(exc))
-        init = runtime._init_compiled
         msg: dict[str, Any] = {
             "op": "run",
             "id": uuid.uuid4().hex,
