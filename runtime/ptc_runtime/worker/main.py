@@ -50,10 +50,23 @@ def confine(limits: dict[str, Any]) -> None:
     import resource
 
     mem = int(limits["worker_memory_bytes"])
+    baseline = _address_space()
+    if baseline is not None and mem < baseline + 64 * 1024 * 1024:
+        raise MemoryError("the memory limit is below what a worker needs to run")
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (32, 32))
+
+
+def _address_space() -> int | None:
+    """This process's current virtual size in bytes (Linux), or None."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE")
 
 
 def set_cpu_budget(timeout_ms: float | None, fixed: int) -> None:
