@@ -1,0 +1,137 @@
+"""Sandbox costs: in-process guard overhead, isolated latency, throughput per mode.
+
+* Guard overhead: the same program compiled with and without the step-budget checks
+  (`lower(..., guards=False)`), executed directly, on the loop workload (`LOOP_SUM`)
+  and the pipeline workload (`THIRTY_LINES` over 500 orders). Target: <= 25 %.
+* Isolated latency: one trivial run on a warm worker pool (median). Target: <= 5 ms.
+* Throughput: 1,000 distinct short programs (compile included) in each mode.
+
+`python -m benchmarks.bench_sandbox [--quick]`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks.programs import LOOP_SUM, THIRTY_LINES
+from ptc_compiler import api
+from ptc_runtime.context import RunContext
+from ptc_runtime.convert import from_host
+from ptc_runtime.executor import execute
+from ptc_runtime.seam import RunRequest
+
+QUICK = True
+
+
+def orders(n: int) -> list[dict[str, Any]]:
+    statuses = ["paid", "open", "refunded"]
+    return [
+        {"id": i, "amount": (i * 37) % 400, "status": statuses[i % 3], "items": [1] * (i % 5)}
+        for i in range(n)
+    ]
+
+
+def _run_code(program: api.Program, data: Any) -> Callable[[], object]:
+    host = from_host(data) if data else {}
+
+    def once() -> object:
+        ctx = RunContext(max_steps=10**12, deadline=None, data=host)  # type: ignore[arg-type]
+        out = execute(program.code, ctx, program.fn_names)
+        assert out.status in ("value", "return"), out
+        return out.value
+
+    return once
+
+
+def best_ms(fn: Callable[[], object], repeat: int, inner: int = 1) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        best = min(best, (time.perf_counter() - t) * 1000 / inner)
+    return best
+
+
+def guard_overhead(quick: bool) -> dict[str, float]:
+    n = 200_000 if quick else 1_000_000
+    repeat = 3 if quick else 9
+    rows: dict[str, float] = {}
+    cases = [
+        ("loop", LOOP_SUM.format(n=n), None, 1),
+        ("pipeline", THIRTY_LINES, {"orders": orders(500)}, 20),
+    ]
+    for name, src, data, inner in cases:
+        guarded = _run_code(api.compile(src + " ", guards=True), data)
+        bare = _run_code(api.compile(src + " ", guards=False), data)
+        assert guarded() == bare()
+        g_runs, b_runs = [], []
+        for _ in range(repeat):  # interleaved; the minimum is the stable statistic
+            g_runs.append(best_ms(guarded, 1, inner))
+            b_runs.append(best_ms(bare, 1, inner))
+        g, b = min(g_runs), min(b_runs)
+        rows[f"{name}: guarded (ms)"] = g
+        rows[f"{name}: unguarded (ms)"] = b
+        rows[f"{name}: guard overhead (%)"] = (g - b) / b * 100
+    return rows
+
+
+def isolated_latency(quick: bool) -> dict[str, float]:
+    rt = api.runtime("isolated", pool_size=2)
+    try:
+        spec = rt.resolve(RunRequest("(+ 1 2)"))
+        for _ in range(20):
+            assert rt.run(spec).value == 3
+        samples = []
+        for _ in range(50 if quick else 300):
+            t = time.perf_counter()
+            rt.run(spec)
+            samples.append((time.perf_counter() - t) * 1000)
+        return {
+            "isolated trivial run, median (ms)": statistics.median(samples),
+            "isolated trivial run, p90 (ms)": sorted(samples)[int(len(samples) * 0.9)],
+        }
+    finally:
+        rt.close()
+
+
+def throughput(quick: bool) -> dict[str, float]:
+    count = 200 if quick else 1000
+    rows: dict[str, float] = {}
+    for mode in ("in-process", "isolated"):
+        rt = api.runtime(mode, pool_size=2)
+        try:
+            rt.run(rt.resolve(RunRequest("(+ 1 1)")))
+            time.sleep(0.2 if mode == "isolated" else 0)
+            tag = f"{mode}-{time.time_ns()}"
+            programs = [
+                f'(let [xs (range {i % 50})] {{:tag "{tag}" :n {i} :sum (reduce + xs)}})'
+                for i in range(count)
+            ]
+            t = time.perf_counter()
+            for p in programs:
+                r = rt.run(rt.resolve(RunRequest(p)))
+                assert r.error is None, r.error
+            elapsed = time.perf_counter() - t
+            rows[f"{mode}: {count} short programs (s)"] = elapsed
+            rows[f"{mode}: programs per second"] = count / elapsed
+        finally:
+            rt.close()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    quick = "--quick" in args
+    rows = {**guard_overhead(quick), **isolated_latency(quick), **throughput(quick)}
+    width = max(len(k) for k in rows)
+    for name, value in rows.items():
+        print(f"{name:<{width}}  {value:10.3f}")
+
+
+if __name__ == "__main__":
+    main()
