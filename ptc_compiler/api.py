@@ -106,7 +106,11 @@ class Program:
     ) -> RunResult:
         """Execute this program once with its own fresh state (options as for `run`)."""
         return run(
-            self.source, data=data, tools=tools, timeout_ms=timeout_ms, max_steps=max_steps,
+            self.source,
+            data=data,
+            tools=tools,
+            timeout_ms=timeout_ms,
+            max_steps=max_steps,
             **options,
         )
 
@@ -153,9 +157,7 @@ def compile(
     if preludes is not None:  # preludes: see ptc_compiler.prelude
         from ptc_compiler.prelude.hosting import compile_with_preludes
 
-        program: Program = compile_with_preludes(
-            source, preludes, tools, frozenset(user_names)
-        )
+        program: Program = compile_with_preludes(source, preludes, tools, frozenset(user_names))
         return program
     digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
     key = (digest, tools, frozenset(user_names), guards)
@@ -208,8 +210,9 @@ _runtimes: dict[str, seam.Runtime] = {}
 _runtimes_lock = threading.Lock()
 
 
-def runtime(mode: seam.Mode = "in-process", *, limits: Limits | None = None,
-            pool_size: int = 2) -> seam.Runtime:
+def runtime(
+    mode: seam.Mode = "in-process", *, limits: Limits | None = None, pool_size: int = 2
+) -> seam.Runtime:
     """A new seed-003 `Runtime` backed by this compiler (the caller owns and closes it)."""
     return seam.Runtime(
         _compile_for_seam, mode=mode, limits=limits or DEFAULT_LIMITS, pool_size=pool_size
@@ -282,8 +285,13 @@ def run(
         from ptc_compiler.prelude.hosting import run_with_preludes
 
         result: RunResult = run_with_preludes(
-            source, preludes, data=data, tools=tools, timeout_ms=timeout_ms,
-            max_steps=max_steps, options=options,
+            source,
+            preludes,
+            data=data,
+            tools=tools,
+            timeout_ms=timeout_ms,
+            max_steps=max_steps,
+            options=options,
         )
         return result
     rt, spec = _spec(source, data, tools, timeout_ms, max_steps, options)

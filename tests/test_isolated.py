@@ -46,8 +46,12 @@ def raw_compiler(source: str, tools: Any, names: Any) -> Raw:
 
 @pytest.fixture(scope="module")
 def rt() -> Iterator[Runtime]:
-    runtime = Runtime(raw_compiler, mode="isolated", pool_size=2,  # type: ignore[arg-type]
-                      limits=Limits(kill_grace_ms=200))
+    runtime = Runtime(
+        raw_compiler,
+        mode="isolated",
+        pool_size=2,  # type: ignore[arg-type]
+        limits=Limits(kill_grace_ms=200),
+    )
     yield runtime
     runtime.close()
 
@@ -97,8 +101,12 @@ def test_dead_worker_is_worker_exit(rt: Runtime) -> None:
 
 
 def test_out_of_memory_is_worker_exit() -> None:
-    runtime = Runtime(raw_compiler, mode="isolated", pool_size=1,  # type: ignore[arg-type]
-                      limits=Limits(worker_memory_bytes=512 * 1024 * 1024))
+    runtime = Runtime(
+        raw_compiler,
+        mode="isolated",
+        pool_size=1,  # type: ignore[arg-type]
+        limits=Limits(worker_memory_bytes=512 * 1024 * 1024),
+    )
     try:
         r = go(runtime, py("x = [0] * (10 ** 9)\nreturn 1"), timeout_ms=5000)
         assert r.error is not None and r.error.kind == "worker-exit", r.error
@@ -124,8 +132,12 @@ while True:
 
 
 def test_oversized_message_is_protocol() -> None:
-    runtime = Runtime(raw_compiler, mode="isolated", pool_size=1,  # type: ignore[arg-type]
-                      limits=Limits(protocol_bytes=100_000))
+    runtime = Runtime(
+        raw_compiler,
+        mode="isolated",
+        pool_size=1,  # type: ignore[arg-type]
+        limits=Limits(protocol_bytes=100_000),
+    )
     try:
         body = f"""
 os = {OS}
@@ -146,8 +158,14 @@ while True:
 def test_worker_environment_is_scrubbed(rt: Runtime) -> None:
     r = go(rt, py(f"return {OS}.environ.copy()"))
     assert r.ok and SECRET_NAME not in r.value
-    assert set(r.value) <= {"PATH", "LANG", "MALLOC_ARENA_MAX", "PYTHONHASHSEED",
-                            "PYTHONDONTWRITEBYTECODE", "LC_CTYPE"}
+    assert set(r.value) <= {
+        "PATH",
+        "LANG",
+        "MALLOC_ARENA_MAX",
+        "PYTHONHASHSEED",
+        "PYTHONDONTWRITEBYTECODE",
+        "LC_CTYPE",
+    }
 
 
 def test_worker_rlimits_are_set(rt: Runtime) -> None:
@@ -186,8 +204,12 @@ return 5
 
 
 def test_isolation_unavailable() -> None:
-    runtime = Runtime(raw_compiler, mode="isolated", pool_size=0,  # type: ignore[arg-type]
-                      limits=Limits(worker_memory_bytes=1024 * 1024))
+    runtime = Runtime(
+        raw_compiler,
+        mode="isolated",
+        pool_size=0,  # type: ignore[arg-type]
+        limits=Limits(worker_memory_bytes=1024 * 1024),
+    )
     try:
         r = go(runtime, "(+ 1 2)")
         assert r.error is not None and r.error.kind == "sandbox-unavailable", r.error

@@ -194,7 +194,7 @@ def test_tool_call_exact_names_and_json(rt: Runtime) -> None:
         seen.append(args)
         return {"got": args, "list": [1, 2]}
 
-    r = go(rt, '(tool/echo {:user-id 1 :tags #{:a} :kw :x})', bindings=tools(echo=echo))
+    r = go(rt, "(tool/echo {:user-id 1 :tags #{:a} :kw :x})", bindings=tools(echo=echo))
     assert r.ok and r.value["got"] == {"user_id": 1, "tags": ["a"], "kw": "x"}
     assert seen == [{"user_id": 1, "tags": ["a"], "kw": "x"}]
     r = go(rt, "(tool/__class__ {})", bindings=tools(__class__=lambda a: "plain name"))
@@ -391,8 +391,7 @@ def test_pmap_runs_tool_calls_concurrently(rt: Runtime) -> None:
         return args["i"]
 
     start = time.monotonic()
-    r = go(rt, "(pmap #(tool/slow {:i %}) (range 8))", bindings=tools(slow=slow),
-           timeout_ms=5000)
+    r = go(rt, "(pmap #(tool/slow {:i %}) (range 8))", bindings=tools(slow=slow), timeout_ms=5000)
     assert r.value == list(range(8)), r.error
     assert time.monotonic() - start < 1.2
 
@@ -403,8 +402,9 @@ def test_async_pmap_concurrency() -> None:
         return args["i"]
 
     async def main() -> Any:
-        return await api.arun("(pmap #(tool/slow {:i %}) (range 6))", tools={"slow": slow},
-                              timeout_ms=5000)
+        return await api.arun(
+            "(pmap #(tool/slow {:i %}) (range 6))", tools={"slow": slow}, timeout_ms=5000
+        )
 
     start = time.monotonic()
     r = asyncio.run(main())

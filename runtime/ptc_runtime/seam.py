@@ -288,7 +288,7 @@ class Runtime:
         """
         loop = asyncio.get_running_loop()
         link = _LinkedCancel(spec.cancel)
-        spec2 = replace(spec, cancel=link)  # type: ignore[arg-type]
+        spec2 = replace(spec, cancel=link)
         fut = loop.run_in_executor(None, self._run, spec2, loop)
         try:
             return await asyncio.shield(fut)
@@ -378,7 +378,7 @@ class Runtime:
         env, retained = self._env_for(spec.state_owner)
         with env.lock:
             if self._pool is not None:
-                result = self._pool.run(self, spec, env, loop)
+                result: RunResult = self._pool.run(self, spec, env, loop)
             else:
                 result = self._run_local(spec, env, retained, loop)
         if getattr(env, "discard", False):

@@ -24,12 +24,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from security_cases import CASES, Attack  # noqa: E402
+from security_cases import CASES, Attack
 
-from ptc_compiler import api  # noqa: E402
-from ptc_runtime import rt as rt_module  # noqa: E402
-from ptc_runtime.bindings import BindingNamespace  # noqa: E402
-from ptc_runtime.seam import MISSING, RunRequest, RunResult, Runtime  # noqa: E402
+from ptc_compiler import api
+from ptc_runtime import rt as rt_module
+from ptc_runtime.bindings import BindingNamespace
+from ptc_runtime.seam import MISSING, RunRequest, RunResult, Runtime
 
 SECRET_NAME = "PTC_SECURITY_SECRET"
 SECRET = "s3cr3t-" + os.urandom(6).hex()
@@ -83,8 +83,9 @@ def runtime(request: pytest.FixtureRequest) -> Iterator[Runtime]:
 
 
 def _run(rt: Runtime, program: str, timeout_ms: int = 1000) -> RunResult:
-    return rt.run(rt.resolve(RunRequest(program, bindings=BINDINGS, data=DATA,
-                                        timeout_ms=timeout_ms)))
+    return rt.run(
+        rt.resolve(RunRequest(program, bindings=BINDINGS, data=DATA, timeout_ms=timeout_ms))
+    )
 
 
 def assert_host_unharmed(result: RunResult, canary: Path) -> None:
@@ -126,7 +127,7 @@ def test_attack(case: Attack, runtime: Runtime, canary: Path) -> None:
     if case.skip_in_process and runtime.mode == "in-process":
         pytest.skip(case.skip_in_process)
     if case.category == "leaks":
-        _run(runtime, "(def leak 42) (println \"from an earlier run\") 42")
+        _run(runtime, '(def leak 42) (println "from an earlier run") 42')
     start = time.monotonic()
     result = _run(runtime, case.program, case.timeout_ms)
     elapsed = time.monotonic() - start
@@ -163,10 +164,13 @@ def test_failed_run_leaves_owner_unchanged(runtime: Runtime) -> None:
     owner = object()
     try:
         runtime.run(runtime.resolve(RunRequest("(def x 1) (defn f [] x) 1", state_owner=owner)))
-        for attack in ["(def x 2) (loop [] (recur))", "(def x 3) (fail :no)",
-                       "(def x 4) (fn [] 1)", "(def x 5) (/ 1 0)"]:
-            r = runtime.run(runtime.resolve(RunRequest(attack, state_owner=owner,
-                                                       timeout_ms=300)))
+        for attack in [
+            "(def x 2) (loop [] (recur))",
+            "(def x 3) (fail :no)",
+            "(def x 4) (fn [] 1)",
+            "(def x 5) (/ 1 0)",
+        ]:
+            r = runtime.run(runtime.resolve(RunRequest(attack, state_owner=owner, timeout_ms=300)))
             assert r.error is not None
         r = runtime.run(runtime.resolve(RunRequest("[x (f)]", state_owner=owner)))
         assert r.value == [1, 1]

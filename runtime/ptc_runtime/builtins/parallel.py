@@ -130,7 +130,7 @@ def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
             except MemoryError:
                 errors[i] = PtcError("memory_exceeded", "memory limit exceeded")
                 stop.cancel()
-            except Exception:  # noqa: BLE001 - a Python-level failure inside the thunk
+            except Exception:
                 errors[i] = PtcError("runtime_error", f"{who}: item {i} failed")
                 stop.cancel()
             finally:
@@ -158,19 +158,23 @@ def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
             shared.live_workers -= take
     used = sum(c.steps_used for c in children)
     parent.steps_used += used
-    first = next(((i, e) for i, e in enumerate(errors) if e is not None and not _echo(e, stop)),
-                 None)
+    first = next(
+        ((i, e) for i, e in enumerate(errors) if e is not None and not _echo(e, stop)), None
+    )
     if first is None:
         first = next(((i, e) for i, e in enumerate(errors) if e is not None), None)
     if first is not None:
         i, err = first
         if isinstance(err, Aborted) and parent.cancel is not None and parent.cancel.cancelled:
             raise err
-        if err.code == "timeout" and deadline == own_deadline and (
-            parent.deadline is None or own_deadline < parent.deadline
+        if (
+            err.code == "timeout"
+            and deadline == own_deadline
+            and (parent.deadline is None or own_deadline < parent.deadline)
         ):
             raise LimitExceeded(
-                "timeout", f"{who} exceeded its parallel deadline of {timeout_ms} ms",
+                "timeout",
+                f"{who} exceeded its parallel deadline of {timeout_ms} ms",
                 kind="timeout",
             )
         err.message = f"{who}: item {i} failed: {err.message}"

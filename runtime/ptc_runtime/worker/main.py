@@ -234,29 +234,49 @@ class Worker:
                 if key is not None:
                     self.envs.pop(key, None)
                 err = out.error or PtcError("fail", "the initializer called fail")
-                return self.reply(msg, ctx, None, err, "environment initializer failed: ")
+                failed: tuple[bytes, bool] = self.reply(
+                    msg, ctx, None, err, "environment initializer failed: "
+                )
+                return failed
             env.begin()
         env.initialized = True
         code = marshal.loads(base64.b64decode(msg["code"]))
         outcome = execute(code, ctx, msg["fn_names"])
         result = settle(ctx, outcome, spec, env if key is not None else None, self.limits)
-        fatal = result.error is not None and result.error.code == "memory_exceeded" and (
-            outcome.status == "error"
+        fatal = (
+            result.error is not None
+            and result.error.code == "memory_exceeded"
+            and (outcome.status == "error")
         )
         return self.reply(msg, ctx, result, None, "", names=sorted(env.ns), fatal=fatal), fatal
 
-    def reply(self, msg: dict[str, Any], ctx: Any, result: Any, err: Any, prefix: str, *,
-              names: list[str] | None = None, fatal: bool = False) -> Any:
+    def reply(
+        self,
+        msg: dict[str, Any],
+        ctx: Any,
+        result: Any,
+        err: Any,
+        prefix: str,
+        *,
+        names: list[str] | None = None,
+        fatal: bool = False,
+    ) -> Any:
         from ptc_runtime.seam import MISSING, RunFailure
 
         if result is None:
             failure = RunFailure.of(err, prefix)
-            body: dict[str, Any] = {"outcome": "error", "output": list(ctx.output),
-                                    "steps": ctx.steps_used}
+            body: dict[str, Any] = {
+                "outcome": "error",
+                "output": list(ctx.output),
+                "steps": ctx.steps_used,
+            }
             body["error"] = _failure_json(failure)
             return dumps({"op": "done", "id": msg.get("id"), "result": body}), False
-        body = {"outcome": result.outcome, "output": [o.text for o in result.output],
-                "steps": result.steps}
+        body = {
+            "outcome": result.outcome,
+            "output": [o.text for o in result.output],
+            "steps": result.steps,
+        }
         if result.value is not MISSING:
             body["value"] = result.value
         if result.fail_value is not MISSING:
@@ -264,8 +284,11 @@ class Worker:
         if result.error is not None:
             f = result.error
             if fatal:
-                f = RunFailure("worker-exit", "the worker ran out of memory and was replaced",
-                               "memory_exceeded")
+                f = RunFailure(
+                    "worker-exit",
+                    "the worker ran out of memory and was replaced",
+                    "memory_exceeded",
+                )
             body["error"] = _failure_json(f)
         out: dict[str, Any] = {"op": "done", "id": msg.get("id"), "result": body}
         if names is not None:
@@ -279,8 +302,14 @@ class Worker:
 
 
 def _failure_json(f: Any) -> dict[str, Any]:
-    d = {"kind": f.kind, "message": f.message, "code": f.code, "line": f.line,
-         "column": f.column, "hint": f.hint}
+    d = {
+        "kind": f.kind,
+        "message": f.message,
+        "code": f.code,
+        "line": f.line,
+        "column": f.column,
+        "hint": f.hint,
+    }
     if f.details:
         d["details"] = dict(f.details)
     return d
@@ -295,7 +324,7 @@ def main() -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the process lifetime
+    sys.stdout = open(os.devnull, "w")
     chan = Channel(rfd, wfd, int(limits.get("protocol_bytes", 4_000_000)))
     try:
         # Import everything a run needs before confinement (and before the first run).
@@ -304,7 +333,7 @@ def main() -> None:
 
         executor.base_globals()
         confine(limits)
-    except Exception as exc:  # noqa: BLE001 - reported, then exit
+    except Exception as exc:
         chan.send({"op": "unavailable", "reason": type(exc).__name__})
         os._exit(3)
     chan.send({"op": "ready", "pid": os.getpid()})

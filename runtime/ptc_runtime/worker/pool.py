@@ -30,11 +30,16 @@ from ptc_runtime.errors import KINDS, PtcError, bound_message
 from ptc_runtime.limits import Limits
 from ptc_runtime.worker.protocol import Closed, LineReader, ProtocolError, dumps, loads
 
-_SAFE_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "2",
-             "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+_SAFE_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "MALLOC_ARENA_MAX": "2",
+    "PYTHONHASHSEED": "0",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
 
 
-class Unavailable(Exception):  # noqa: N818
+class Unavailable(Exception):
     """Isolation could not be established."""
 
 
@@ -45,7 +50,7 @@ class Proc:
         self.limits = limits
         args = json.dumps(dataclasses.asdict(limits))
         try:
-            self.p = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
+            self.p = subprocess.Popen(
                 [sys.executable, "-I", "-m", "ptc_runtime.worker", args],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -245,7 +250,9 @@ class WorkerPool:
             "id": uuid.uuid4().hex,
             "code": base64.b64encode(marshal.dumps(compiled.code)).decode("ascii"),
             "fn_names": dict(compiled.fn_names),
-            "timeout_ms": None if deadline is None else max(1.0, (deadline - time.monotonic()) * 1000),
+            "timeout_ms": None
+            if deadline is None
+            else max(1.0, (deadline - time.monotonic()) * 1000),
             "max_steps": spec.max_steps,
             "discard": spec.discard_completion,
             "env": env.key if retained else None,
@@ -285,19 +292,26 @@ class WorkerPool:
                     return fail("abort", "abort", "run cancelled (worker stopped)")
             if deadline is not None and now > deadline + grace:
                 self._lost(proc, env, retained)
-                return fail("timeout", "timeout",
-                            "execution exceeded its deadline; the worker was killed")
-            wait = 0.02 if spec.cancel is not None or deadline is None else min(
-                0.25, max(0.001, deadline + grace - now))
+                return fail(
+                    "timeout", "timeout", "execution exceeded its deadline; the worker was killed"
+                )
+            wait = (
+                0.02
+                if spec.cancel is not None or deadline is None
+                else min(0.25, max(0.001, deadline + grace - now))
+            )
             try:
                 line = proc.reader.read_line(wait)
             except Closed:
                 self._lost(proc, env, retained)
                 if spec.cancel is not None and spec.cancel.cancelled:
                     return fail("abort", "abort", "run cancelled")
-                return fail("worker-exit", "worker_exit",
-                            "the worker process died without settling (memory or CPU limit, "
-                            "or a crash); it was replaced")
+                return fail(
+                    "worker-exit",
+                    "worker_exit",
+                    "the worker process died without settling (memory or CPU limit, "
+                    "or a crash); it was replaced",
+                )
             except ProtocolError as exc:
                 self._lost(proc, env, retained)
                 return fail("protocol", "protocol", str(exc))
@@ -337,9 +351,16 @@ class WorkerPool:
             env.names = frozenset()
         self.retire(proc)
 
-    def _tool_call(self, proc: Proc, msg: dict[str, Any], table: Any, state: _RunState,
-                   loop: asyncio.AbstractEventLoop | None, deadline: float | None,
-                   spec: Any) -> None:
+    def _tool_call(
+        self,
+        proc: Proc,
+        msg: dict[str, Any],
+        table: Any,
+        state: _RunState,
+        loop: asyncio.AbstractEventLoop | None,
+        deadline: float | None,
+        spec: Any,
+    ) -> None:
         call = msg.get("call")
         name = msg.get("name")
         if type(call) is not int or type(name) is not str or "args" not in msg:
@@ -352,13 +373,26 @@ class WorkerPool:
             try:
                 data = dumps(reply)
             except (TypeError, ValueError, RecursionError):
-                data = dumps({"op": "tool_result", "call": call, "ok": False,
-                              "code": "tool_error", "message": "tool result is not JSON"})
+                data = dumps(
+                    {
+                        "op": "tool_result",
+                        "call": call,
+                        "ok": False,
+                        "code": "tool_error",
+                        "message": "tool result is not JSON",
+                    }
+                )
             if len(data) > limits.protocol_bytes:
-                data = dumps({"op": "tool_result", "call": call, "ok": False,
-                              "code": "tool_result_too_large",
-                              "message": f"tool/{name} returned more than "
-                                         f"{limits.tool_result_bytes} bytes"})
+                data = dumps(
+                    {
+                        "op": "tool_result",
+                        "call": call,
+                        "ok": False,
+                        "code": "tool_result_too_large",
+                        "message": f"tool/{name} returned more than "
+                        f"{limits.tool_result_bytes} bytes",
+                    }
+                )
             try:
                 with proc.wlock:
                     assert proc.p.stdin is not None
@@ -367,10 +401,13 @@ class WorkerPool:
             except (OSError, ValueError):
                 pass
 
-        def error(code: str, message: str, kind: str = "exception",
-                  details: Any = None) -> None:
-            r: dict[str, Any] = {"ok": False, "code": code, "kind": kind,
-                                 "message": bound_message(message, 400)}
+        def error(code: str, message: str, kind: str = "exception", details: Any = None) -> None:
+            r: dict[str, Any] = {
+                "ok": False,
+                "code": code,
+                "kind": kind,
+                "message": bound_message(message, 400),
+            }
             if details:
                 r["details"] = details
             answer(r)
@@ -380,37 +417,43 @@ class WorkerPool:
             error("unknown_tool", f"Unknown tool: {bound_message(name, 80)}")
             return
         if len(json.dumps(args)) > limits.tool_arg_bytes:
-            error("invalid_tool_args", f"arguments of tool/{name} exceed "
-                  f"{limits.tool_arg_bytes} bytes", "protocol")
+            error(
+                "invalid_tool_args",
+                f"arguments of tool/{name} exceed {limits.tool_arg_bytes} bytes",
+                "protocol",
+            )
             return
         with state.lock:
             state.calls += 1
             over = state.calls > limits.max_tool_calls
         if over:
-            error("tool_call_limit",
-                  f"tool-call budget of {limits.max_tool_calls} calls per run exhausted")
+            error(
+                "tool_call_limit",
+                f"tool-call budget of {limits.max_tool_calls} calls per run exhausted",
+            )
             return
 
         def work() -> None:
             from ptc_runtime.seam import check_tool_result
 
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            cancelled = (lambda: spec.cancel.cancelled) if spec.cancel is not None else (
-                lambda: False)
+            cancelled = (
+                (lambda: spec.cancel.cancelled) if spec.cancel is not None else (lambda: False)
+            )
             try:
                 result = call_host(fn, args, loop, remaining, cancelled)
                 check_tool_result(table, name, result, limits)
                 answer({"ok": True, "value": json.loads(json.dumps(result, default=_host_json))})
             except BindingRejection as exc:
-                e = rejection(table, name, str(exc) or "rejected")
-                error(e.code, e.message, details=getattr(e, "details", None))
-            except PtcError as e:
-                error(e.code, e.message, e.kind, getattr(e, "details", None))
+                rej = rejection(table, name, str(exc) or "rejected")
+                error(rej.code, rej.message, details=getattr(rej, "details", None))
+            except PtcError as perr:
+                error(perr.code, perr.message, perr.kind, getattr(perr, "details", None))
             except TimeoutError:
                 error("timeout", f"tool/{name} did not finish before the deadline", "timeout")
-            except Exception as exc:  # noqa: BLE001 - the host tool failed: typed, bounded
-                e = rejection(table, name, str(exc) or type(exc).__name__)
-                error(e.code, e.message, details=getattr(e, "details", None))
+            except Exception as exc:
+                rej = rejection(table, name, str(exc) or type(exc).__name__)
+                error(rej.code, rej.message, details=getattr(rej, "details", None))
 
         self.tools.submit(work)
 

@@ -18,7 +18,7 @@ class ProtocolError(Exception):
     """Malformed or over-budget traffic."""
 
 
-class Closed(Exception):  # noqa: N818 - end of stream, not an error of ours
+class Closed(Exception):
     """The other side closed its end (it exited or died)."""
 
 
