@@ -460,3 +460,20 @@ def test_public_api_front(rt: Runtime) -> None:
     assert r.ok and r.value == 3
     with pytest.raises(TypeError):
         api.run("1", bogus=True)
+
+
+def test_lowering_without_guards_drops_only_the_fuel_checks() -> None:
+    import ast
+
+    from ptc_compiler.analyzer import AnalysisEnv, analyze
+    from ptc_compiler.lower import lower
+    from ptc_compiler.reader import read
+
+    prog = analyze(
+        read("(defn f [n] (loop [i 0] (if (< i n) (recur (inc i)) i))) (f 10)"), AnalysisEnv()
+    )
+    guarded = ast.unparse(lower(prog).module)
+    bare = ast.unparse(lower(prog, guards=False).module)
+    assert "FUEL -= 1" in guarded and "rt_refuel" in guarded
+    assert "FUEL -= 1" not in bare and "rt_refuel" not in bare
+    assert api.compile("(+ 1 2) ", guards=False).run().value == 3
