@@ -327,7 +327,6 @@ add(
     "repeat-str-nested",
     '(count (apply str (repeat 100000 (apply str (repeat 100000 "x")))))',
     LIMITED,
-    skip_in_process="str of many long strings has no total-size check (builtins/strings_core)",
 )
 
 # ---------------------------------------------------------------- 7. output floods

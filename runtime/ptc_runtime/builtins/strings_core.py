@@ -44,6 +44,8 @@ def str_(*xs: object) -> str:
             parts.append(format_float(x, readable=False))  # type: ignore[arg-type]
         elif x is not None:
             parts.append(_bounded(print_display(x, MAX_PRINT_CHARS)))
+    if len(parts) > 1 and sum(map(len, parts)) > MAX_PRINT_CHARS:  # before join allocates
+        raise PtcError("memory_exceeded", f"str: result exceeds {MAX_PRINT_CHARS} characters")
     return "".join(parts)
 
 
