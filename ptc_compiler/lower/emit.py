@@ -708,7 +708,9 @@ class Emitter:
 
 #: Higher-order builtins whose literal one-parameter fn argument compiles to a loop.
 INLINE_HOF = frozenset({"map", "mapv", "filter", "filterv", "remove"})
-ARITH: dict[str, type[ast.operator]] = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
+# `*` is not inlined even on numbers: an integer product is size-checked first
+# (squaring in a loop would otherwise reach gigabyte integers); it goes to `rt_mul2`.
+ARITH: dict[str, type[ast.operator]] = {"+": ast.Add, "-": ast.Sub}
 COMPARE: dict[str, type[ast.cmpop]] = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
 SIGN: dict[str, type[ast.cmpop]] = {"zero?": ast.Eq, "pos?": ast.Gt, "neg?": ast.Lt}
 

@@ -22,6 +22,7 @@ def _builtin(name: str) -> Callable[..., Any]:
 _add, _sub, _mul = _builtin("+"), _builtin("-"), _builtin("*")
 _lt, _gt, _le, _ge = _builtin("<"), _builtin(">"), _builtin("<="), _builtin(">=")
 _eq, _inc, _dec = _builtin("="), _builtin("inc"), _builtin("dec")
+_SMALL: Final = 1 << 62
 
 
 def add2(a: Any, b: Any) -> Any:
@@ -46,11 +47,14 @@ def sub2(a: Any, b: Any) -> Any:
 
 def mul2(a: Any, b: Any) -> Any:
     ta, tb = type(a), type(b)
-    if (ta is int or ta is float) and (tb is int or tb is float):
-        try:
-            return a * b
-        except OverflowError:
-            pass
+    if ta is float or tb is float or (ta is int and tb is int and -_SMALL < a < _SMALL):
+        # floats, or an int small enough that the product cannot approach the size cap
+        # (big products go through the builtin, which checks the size first)
+        if (ta is int or ta is float) and (tb is int or tb is float):
+            try:
+                return a * b
+            except OverflowError:
+                pass
     return _mul(a, b)
 
 

@@ -231,14 +231,12 @@ add(
     "big-pow",
     "(loop [x 3] (recur (* x x)))",
     ("timeout", "exception"),
-    skip_in_process="inline * on big integers has no result-size check (lowering/arithmetic)",
 )
 add(
     G,
     "factorial",
     "(reduce * (range 1 300000))",
     ("timeout", "exception"),
-    skip_in_process="reduce over a builtin checks no deadline; * has no size check (builtins)",
 )
 add(
     G,

@@ -46,7 +46,14 @@ def _add2(a: int | float, b: int | float) -> int | float:
         return _float(a) + _float(b)
 
 
+#: Largest integer product computed (decision 27: integers are arbitrary precision, but a
+#: program must not square its way to a gigabyte number). Checked before multiplying.
+MAX_PRODUCT_BITS = 1_000_000
+
+
 def _mul2(a: int | float, b: int | float) -> int | float:
+    if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > MAX_PRODUCT_BITS:
+        raise PtcError("memory_exceeded", f"*: integer product above {MAX_PRODUCT_BITS} bits")
     try:
         return a * b
     except OverflowError:
