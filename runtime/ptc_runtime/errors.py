@@ -89,6 +89,11 @@ class LimitExceeded(PtcError):
     """A resource budget ran out: steps or deadline (`timeout`), output, memory."""
 
 
+class OutOfMemory(LimitExceeded):
+    """Python itself ran out of memory (`MemoryError`), as opposed to a size guard refusing
+    an allocation in advance: the process may be damaged, so a worker is replaced."""
+
+
 class Aborted(PtcError):
     """The run's cancel token fired."""
 

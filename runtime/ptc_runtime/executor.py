@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from ptc_runtime import context
 from ptc_runtime.builtins import BUILTINS
-from ptc_runtime.errors import FailSignal, LimitExceeded, PtcError, ReturnSignal
+from ptc_runtime.errors import FailSignal, LimitExceeded, OutOfMemory, PtcError, ReturnSignal
 from ptc_runtime.rt import HELPERS
 
 log = logging.getLogger("ptc_runtime")
@@ -75,18 +75,18 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
     except PtcError as err:
         return Outcome("error", error=locate(err, err.__traceback__))
     except RecursionError as exc:
-        err = LimitExceeded(
+        deep = LimitExceeded(
             "recursion_limit",
             "recursion too deep: the call depth budget was exhausted",
             kind="timeout",
             hint="use loop/recur or reduce instead of deep recursion",
         )
-        return Outcome("error", error=locate(err, exc.__traceback__))
+        return Outcome("error", error=locate(deep, exc.__traceback__))
     except MemoryError:
-        return Outcome("error", error=PtcError("memory_exceeded", "memory limit exceeded"))
+        return Outcome("error", error=OutOfMemory("memory_exceeded", "memory limit exceeded"))
     except Exception as exc:  # translate Python-level failures raised from generated code
-        err = translate(exc, fn_names)
-        return Outcome("error", error=locate(err, exc.__traceback__))
+        translated = translate(exc, fn_names)
+        return Outcome("error", error=locate(translated, exc.__traceback__))
     finally:
         context.uninstall(token)
 

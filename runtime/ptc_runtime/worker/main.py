@@ -185,7 +185,7 @@ class Worker:
     def run(self, msg: dict[str, Any]) -> tuple[bytes, bool]:
         from ptc_runtime.context import CancelToken, RunContext
         from ptc_runtime.convert import from_host
-        from ptc_runtime.errors import PtcError
+        from ptc_runtime.errors import OutOfMemory, PtcError
         from ptc_runtime.executor import execute
         from ptc_runtime.seam import RunSpec, settle
         from ptc_runtime.state import Environment
@@ -243,11 +243,8 @@ class Worker:
         code = marshal.loads(base64.b64decode(msg["code"]))
         outcome = execute(code, ctx, msg["fn_names"])
         result = settle(ctx, outcome, spec, env if key is not None else None, self.limits)
-        fatal = (
-            result.error is not None
-            and result.error.code == "memory_exceeded"
-            and (outcome.status == "error")
-        )
+        # Only a real MemoryError damages the worker; a size guard's refusal does not.
+        fatal = outcome.status == "error" and isinstance(outcome.error, OutOfMemory)
         return self.reply(msg, ctx, result, None, "", names=sorted(env.ns), fatal=fatal), fatal
 
     def reply(
