@@ -1,0 +1,205 @@
+"""Python entries of the agent loop: `run_outcome` and `run_value`.
+
+The loop itself is the PTC-Lisp prelude `agent.core` (preludes/agent_core.clj), compiled by
+this compiler on first use into the prelude cache. These entries build the host capability
+surface (`host.AgentHost`), a trusted workflow environment holding the prelude and the
+private host tools, and run one `agent.core` entry in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from ptc_compiler.agent.host import AgentError, AgentHost, Mission, contract_type
+from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
+from ptc_compiler.prelude import Environment
+from ptc_compiler.prelude.load import CacheDir
+from ptc_compiler.signatures import Signature, SigType
+from ptc_runtime.values import Keyword
+
+PRELUDE_DIR: Final = Path(__file__).parent / "preludes"
+CORE_SOURCE: Final = PRELUDE_DIR / "agent_core.clj"
+
+Status = Literal["returned", "subject-failure", "provider-failure"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Model-attributable completion or failure, as data (seed 001 `run-outcome`).
+
+    `returned`: `value` is the program's `(return v)` value (contract-valid when a contract
+    was given). `subject-failure`: `kind` is `model-program-failed`, `turn-limit` or
+    `non-retryable-evaluation`; `error` the bounded failure data. `provider-failure`: `error`
+    is the provider envelope, `model` the resolved alias.
+    """
+
+    status: Status
+    value: Any = None
+    kind: str | None = None
+    error: Any = None
+    model: str | None = None
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    protocol_errors: int = 0
+    evaluations: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "returned"
+
+
+def _router(model: Any, router: ModelRouter | None) -> tuple[ModelRouter, str | None]:
+    """(router, alias to put in the config or None)."""
+    if router is not None:
+        if model is not None and not isinstance(model, str):
+            raise TypeError("with router=, model= must be an alias name")
+        return router, model
+    if model is None:
+        raise TypeError("give model= (a Provider or an alias with router=) or router=")
+    if isinstance(model, str):
+        raise TypeError("model= names an alias only together with router=")
+    if not callable(getattr(model, "request", None)):
+        raise TypeError("model= must be a Provider (an object with request/close)")
+    provider: Provider = model
+    return ModelRouter([Alias("model", provider)]), None
+
+
+
+
+def _workflow(host: AgentHost, cache_dir: CacheDir) -> Environment:
+    return Environment([CORE_SOURCE], tools=host.tools(), timeout_ms=None, cache_dir=cache_dir)
+
+
+def _keyword_name(v: Any) -> Any:
+    return v.name if isinstance(v, Keyword) else v
+
+
+def _get(m: Any, key: str) -> Any:
+    if not isinstance(m, Mapping):
+        return None
+    for k, v in m.items():
+        if _keyword_name(k) == key:
+            return v
+    return None
+
+
+def _run(
+    entry: str,
+    task: str,
+    *,
+    tools: Mapping[str, Callable[..., Any]] | None,
+    model: Any,
+    router: ModelRouter | None,
+    config: Mapping[str, Any] | None,
+    signature: str | Signature | SigType | None,
+    data: Mapping[str, Any] | None,
+    preludes: Sequence[Any],
+    missions: Mapping[str, Mission] | None,
+    timeout_ms: float | None,
+    cache_dir: CacheDir,
+) -> tuple[Any, AgentHost]:
+    if not isinstance(task, str):
+        raise TypeError("task must be a string")
+    the_router, alias = _router(model, router)
+    cfg = dict(config or {})
+    if alias is not None:
+        cfg.setdefault("model", alias)
+    all_missions = {"default": Mission(tools=dict(tools or {}), data=data, preludes=preludes,
+                                       timeout_ms=timeout_ms)}
+    all_missions.update(missions or {})
+    host = AgentHost(the_router, all_missions, contract_type(signature))
+    env: Environment | None = None
+    try:
+        env = _workflow(host, cache_dir)
+        result = env.run(f"({entry} data/task data/config)",
+                         data={"task": task, "config": cfg})
+    finally:
+        if env is not None:
+            env.close()
+        host.close()
+        if router is None:
+            the_router.close()
+    if host.crash is not None:
+        raise host.crash
+    if host.failure is not None:
+        raise host.failure
+    if result.outcome == "fail":
+        raise AgentError("subject_failure", "the agent did not produce a value",
+                         {"kind": _keyword_name(_get(result.value, "kind")),
+                          "error": _get(result.value, "error")})
+    if not result.ok:
+        err = result.error
+        raise AgentError("workflow_error", str(err), {"code": err.code if err else None})
+    return result.value, host
+
+
+def run_outcome(
+    task: str,
+    *,
+    tools: Mapping[str, Callable[..., Any]] | None = None,
+    model: Any = None,
+    router: ModelRouter | None = None,
+    config: Mapping[str, Any] | None = None,
+    signature: str | Signature | SigType | None = None,
+    data: Mapping[str, Any] | None = None,
+    preludes: Sequence[Any] = (),
+    missions: Mapping[str, Mission] | None = None,
+    timeout_ms: float | None = 5000,
+    cache_dir: CacheDir = None,
+) -> Outcome:
+    """Run the agent loop; completion and model-attributable failure come back as `Outcome`.
+
+    `model` is a `Provider` (used as the only alias), or an alias name given with `router`.
+    `signature` is the result contract (a type such as `"{total :int}"` or a signature);
+    with it, each returned candidate is validated and corrected while turns remain.
+    `tools`, `data` and `preludes` form the `default` mission; `missions` adds named ones.
+    Host failures (invalid config, transcript limit, truncation, contract exhaustion,
+    unknown mission) raise `AgentError`; a crashing provider's exception propagates.
+    """
+    entry = "agent.core/run-result-outcome" if signature is not None else "agent.core/run-outcome"
+    value, host = _run(entry, task, tools=tools, model=model, router=router, config=config,
+                       signature=signature, data=data, preludes=preludes, missions=missions,
+                       timeout_ms=timeout_ms, cache_dir=cache_dir)
+    status = _keyword_name(_get(value, "status"))
+    returned = _get(value, "value")
+    if status == "returned":  # the native value the program returned, not its projection
+        returned = host.native(_get(value, "value-ref"))
+    model_alias = _get(value, "model")
+    return Outcome(
+        status=status,
+        value=returned,
+        kind=_keyword_name(_get(value, "kind")),
+        error=_get(value, "error"),
+        model=model_alias if isinstance(model_alias, str) else None,
+        events=host.events,
+        protocol_errors=host.protocol_errors,
+        evaluations=host.evaluations,
+    )
+
+
+def run_value(
+    task: str,
+    *,
+    tools: Mapping[str, Callable[..., Any]] | None = None,
+    model: Any = None,
+    router: ModelRouter | None = None,
+    config: Mapping[str, Any] | None = None,
+    signature: str | Signature | SigType | None = None,
+    data: Mapping[str, Any] | None = None,
+    preludes: Sequence[Any] = (),
+    missions: Mapping[str, Mission] | None = None,
+    timeout_ms: float | None = 5000,
+    cache_dir: CacheDir = None,
+) -> Any:
+    """The application value, or `AgentError` (seed `run-value` / `run-result-value`)."""
+    entry = "agent.core/run-result-value" if signature is not None else "agent.core/run-value"
+    _, host = _run(entry, task, tools=tools, model=model, router=router, config=config,
+                   signature=signature, data=data, preludes=preludes, missions=missions,
+                   timeout_ms=timeout_ms, cache_dir=cache_dir)
+    # The loop completes only on an accepted return: the last returned candidate, native.
+    return host.last_returned
+
+
+__all__ = ["AgentError", "Mission", "Outcome", "run_outcome", "run_value"]
