@@ -61,10 +61,17 @@ def eq(a: object, b: object) -> bool:
     if r is not None:
         return r
     stack: list[tuple[object, object]] = [(a, b)]
+    # Each pair of containers is compared once: shared sub-structure (a DAG that unfolds
+    # to 2^64 paths) costs its number of distinct pairs, not its number of paths.
+    seen: set[tuple[int, int]] = set()
     while stack:
         x, y = stack.pop()
         r = _shallow(x, y)
         if r is None:
+            pair = (id(x), id(y))
+            if pair in seen:
+                continue
+            seen.add(pair)
             tx = type(x)
             if tx is list or tx is PVec:
                 stack.extend(zip(x, y, strict=True))  # type: ignore[call-overload]

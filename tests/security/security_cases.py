@@ -271,14 +271,12 @@ add(
     "vec-doubling",
     "(loop [v [1]] (recur (into v v)))",
     LIMITED,
-    skip_in_process="into has no result-size check (builtins/collections)",
 )
 add(
     G,
     "concat-doubling",
     "(loop [v [1]] (recur (vec (concat v v))))",
     LIMITED,
-    skip_in_process="concat has no result-size check (builtins/sequences)",
 )
 add(G, "bit-shift", "(bit-shift-left 1 100000000)", LIMITED)
 add(G, "bit-shift-loop", "(loop [x 1] (recur (bit-shift-left x 62)))", LIMITED)
@@ -289,7 +287,6 @@ add(
     "dag-count",
     f"(count (flatten {DAG64}))",
     LIMITED,
-    skip_in_process="flatten walks shared structure without a budget (builtins/sequences)",
 )
 add(G, "dag-str", f"(count (str {DAG64}))", LIMITED, skip_in_process=PRINTER)
 add(G, "dag-prstr", f"(count (pr-str {DAG64}))", LIMITED, skip_in_process=PRINTER)
@@ -299,7 +296,7 @@ add(
     "dag-eq",
     f"(= {DAG64} (reduce (fn [a _] [a a]) [] (range 64)))",
     LIMITED,
-    skip_in_process="= compares distinct shared structures without a budget (equality.py)",
+    may_succeed=True,  # pairs are compared once: this is quick and true
 )
 add(G, "dag-result", DAG64, ("output-limit",))
 add(G, "dag-set", f"(count #{{{DAG64} 1}})", LIMITED, may_succeed=True)

@@ -44,10 +44,20 @@ def cons(x: object, coll: object) -> list[object]:
 
 @declare(DECLS, "concat", variadic_min=0, doc="Vector of the items of all colls in order.")
 def concat(*colls: object) -> list[object]:
+    parts = [seq_items(c, "concat") for c in colls]
+    _check_size("concat", sum(map(len, parts)))
     out: list[object] = []
-    for c in colls:
-        out.extend(seq_items(c, "concat"))
+    for part in parts:
+        out.extend(part)
     return out
+
+
+def _check_size(who: str, n: int) -> None:
+    """Refuse a result of `n` items before building it (doubling loops, sandbox-design §3.6)."""
+    if n > MAX_RANGE:
+        raise PtcError(
+            "memory_exceeded", f"{who}: {n} items is more than the limit of {MAX_RANGE}"
+        )
 
 
 def _range_num(x: object) -> int | float:
@@ -122,6 +132,8 @@ def _float_range(start: int | float, end: int | float, step: int | float) -> lis
 def into(to: object, frm: object) -> object:
     t = type(to)
     items = seq_items(frm, "into")
+    if t is list or t is PVec or t is PSet:
+        _check_size("into", len(to) + len(items))  # type: ignore[arg-type]
     if t is list or t is PVec:
         if not items:
             return to

@@ -243,16 +243,29 @@ def flatten(coll: object) -> list[object]:
         return []
     out: list[object] = []
     stack = [iter(coll)]  # type: ignore[call-overload]
+    opened = 0  # shared sub-vectors are walked once per reference: bound the walk
     while stack:
         for x in stack[-1]:
             tx = type(x)
             if tx is list or tx is PVec:
+                opened += 1
+                if opened > _FLATTEN_NODES or len(out) > _FLATTEN_ITEMS:
+                    raise PtcError(
+                        "memory_exceeded",
+                        "flatten: the nested vectors hold too many items to flatten",
+                    )
                 stack.append(iter(x))
                 break
             out.append(x)
         else:
             stack.pop()
+    if len(out) > _FLATTEN_ITEMS:
+        raise PtcError("memory_exceeded", "flatten: the nested vectors hold too many items")
     return out
+
+
+_FLATTEN_NODES = 1_000_000
+_FLATTEN_ITEMS = 10_000_000
 
 
 @declare(
