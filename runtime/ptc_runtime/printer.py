@@ -163,7 +163,21 @@ def _print(x: object, readable: bool, limit: int | None) -> str:
         size += len(text)
         if limit is not None and size > limit:
             return "".join(out)[:limit] + TRUNCATION_MARKER
+        if len(out) & 0xFFFF == 0:
+            check_deadline()  # a big print is long work: honour the run's deadline and cancel
     return "".join(out)
+
+
+def check_deadline() -> None:
+    """Fail the current run if its deadline passed (no-op outside a run): for builtins whose
+    single call can take long (printing, encoding)."""
+    from ptc_runtime import context
+
+    try:
+        ctx = context.current()
+    except PtcError:
+        return  # printing outside a run (host side): no deadline
+    ctx.check_time()
 
 
 def _pieces(v: object) -> Iterator[object]:

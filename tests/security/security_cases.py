@@ -43,7 +43,6 @@ def ok(cat: str, id_: str, program: str, value: Any, **kw: Any) -> None:
     CASES.append(Attack(f"{cat}:{id_}", cat, program, (), value, **kw))
 
 
-PRINTER = "printing shared structure checks no deadline; its 10M-char budget takes seconds"
 DAG64 = "(reduce (fn [a _] [a a]) [] (range 64))"
 CHAIN = "(reduce (fn [a _] [a]) [] (range 200000))"
 
@@ -288,9 +287,9 @@ add(
     f"(count (flatten {DAG64}))",
     LIMITED,
 )
-add(G, "dag-str", f"(count (str {DAG64}))", LIMITED, skip_in_process=PRINTER)
-add(G, "dag-prstr", f"(count (pr-str {DAG64}))", LIMITED, skip_in_process=PRINTER)
-add(G, "dag-json", f"(count (json/generate-string {DAG64}))", LIMITED, skip_in_process=PRINTER)
+add(G, "dag-str", f"(count (str {DAG64}))", LIMITED)
+add(G, "dag-prstr", f"(count (pr-str {DAG64}))", LIMITED)
+add(G, "dag-json", f"(count (json/generate-string {DAG64}))", LIMITED)
 add(
     G,
     "dag-eq",

@@ -14,7 +14,7 @@ from typing import Final
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import EqKey, PSet, is_map, is_vector, kind_name
 from ptc_runtime.errors import PtcError
-from ptc_runtime.printer import format_float, format_int, pr_str
+from ptc_runtime.printer import check_deadline, format_float, format_int, pr_str
 from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
@@ -102,6 +102,8 @@ class _Encoder:
                 f"json/generate-string: result exceeds {MAX_OUTPUT_CHARS} characters",
             )
         self.out.append(text)
+        if len(self.out) & 0xFFFF == 0:
+            check_deadline()  # long encodings honour the run's deadline and cancel
 
     def value(self, x: object, path: list[object]) -> None:
         t = type(x)
