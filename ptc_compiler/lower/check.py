@@ -105,6 +105,7 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
     push = stack.append
     allowed = ALLOWED_NODES
     specials = tables | {FUEL}
+    checked: set[str] = set()  # a module names the same few dozen identifiers many times
     while stack:
         node, line, col, end_line, end_col = pop()
         kind = type(node)
@@ -122,7 +123,10 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
                 node.end_lineno = end_line  # type: ignore[attr-defined]
                 node.end_col_offset = end_col  # type: ignore[attr-defined]
         if kind is ast.Name:
-            _check_name(node.id, specials)  # type: ignore[attr-defined]
+            name = node.id  # type: ignore[attr-defined]
+            if name not in checked:
+                _check_name(name, specials)
+                checked.add(name)
             continue
         if kind is ast.Constant:
             value = node.value  # type: ignore[attr-defined]

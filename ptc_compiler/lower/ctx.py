@@ -104,14 +104,20 @@ def is_trivial(expr: ast.expr) -> bool:
 
 def at(span: Span, node: ast.AST) -> ast.AST:
     """Stamp the Lisp position on `node` (so failures map back to line:column)."""
-    if span.line > 0:
-        node.lineno = span.line  # type: ignore[attr-defined]
-        node.col_offset = max(span.col - 1, 0)  # type: ignore[attr-defined]
-        node.end_lineno = max(span.end_line, span.line)  # type: ignore[attr-defined]
-        end_col = (
-            span.end_col - 1 if span.end_line > span.line else max(span.end_col - 1, span.col - 1)
-        )
-        node.end_col_offset = max(end_col, 0)  # type: ignore[attr-defined]
+    line = span.line
+    if line > 0:
+        col = span.col - 1 if span.col > 0 else 0
+        end_line = span.end_line
+        if end_line > line:
+            end_col = span.end_col - 1 if span.end_col > 0 else 0
+        else:
+            end_line = line
+            end_col = span.end_col - 1 if span.end_col > span.col else col
+        d = node.__dict__
+        d["lineno"] = line
+        d["col_offset"] = col
+        d["end_lineno"] = end_line
+        d["end_col_offset"] = end_col
     return node
 
 

@@ -165,7 +165,10 @@ class Emitter:
         saved in temporaries so they still run before it.
         """
         parts = [self.expr(n) for n in nodes]
-        last = max((i for i, p in enumerate(parts) if p.stmts), default=-1)
+        last = -1
+        for i, p in enumerate(parts):
+            if p.stmts:
+                last = i
         if last < 0:
             return (), [p.expr for p in parts]
         stmts: list[ast.stmt] = []
