@@ -6,6 +6,7 @@
     ptc run FILE [--prelude PATH]...
     ptc check FILE
     ptc fuzz signatures [--examples N | --minutes M] [--seed S]
+    ptc agent run SPEC.json [--models FILE] [--model ALIAS] [--max-turns N] [-v]
 
 `run` prints `pr-str` of the value and exits 0, or prints `kind: code: message
 (line:column)` on stderr and exits 1. `--tools` names a trusted host Python file
@@ -188,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(handler=cmd_check)
 
     sub.add_parser("fuzz", help="property-based fuzz campaigns (ptc fuzz signatures --help)")
+    sub.add_parser("agent", help="run the agent loop (ptc agent run --help; docs/agents.md)")
     return parser
 
 
@@ -195,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["fuzz"]:
         return cmd_fuzz(argv[1:])
+    if argv[:1] == ["agent"]:
+        from ptc_compiler.agent.cli import main_agent
+
+        return main_agent(argv[1:])
     args = build_parser().parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     return handler(args)

@@ -78,12 +78,14 @@ class _MissionRuntime:
 
     def __init__(self, mission: Mission) -> None:
         self.mission = mission
-        self.api_env = Environment(list(mission.preludes), tools=dict(mission.tools),
-                                   data=mission.data)
+        self.api_env = Environment(
+            list(mission.preludes), tools=dict(mission.tools), data=mission.data
+        )
         self.ledger: list[_Call] = []
         wrapped = {name: self._recorded(name, fn) for name, fn in mission.tools.items()}
-        self.run_env = Environment(self.api_env.bundle, tools=wrapped, data=mission.data,
-                                   timeout_ms=mission.timeout_ms)
+        self.run_env = Environment(
+            self.api_env.bundle, tools=wrapped, data=mission.data, timeout_ms=mission.timeout_ms
+        )
         self.owner = object()
 
     def _recorded(self, name: str, fn: Callable[..., Any]) -> Callable[[Any], Any]:
@@ -211,8 +213,12 @@ class AgentHost:
         name = args.get("mission") if isinstance(args, Mapping) else None
         rt = self.mission(name) if isinstance(name, str) else None
         if rt is None:
-            return {"status": "error", "kind": "mission_unavailable", "reason": "unknown_mission",
-                    "retryable?": False}
+            return {
+                "status": "error",
+                "kind": "mission_unavailable",
+                "reason": "unknown_mission",
+                "retryable?": False,
+            }
         return {"status": "ok", "value": system_prompt(rt.api_env.render_api())}
 
     def kernel_eval(self, args: Any) -> dict[str, Any]:
@@ -235,16 +241,23 @@ class AgentHost:
             self.last_returned = result.value
             ev.update(self._observation(result.value, result.output, obs_chars))
         elif result.outcome == "fail":
-            ev.update(outcome="failed", **self._keep(result.value),
-                      **{"capability_failure?": bool(calls) and calls[-1].result is result.value})
+            ev.update(
+                outcome="failed",
+                **self._keep(result.value),
+                **{"capability_failure?": bool(calls) and calls[-1].result is result.value},
+            )
         elif result.ok:
             ev.update(outcome="continued")
             ev.update(self._observation(result.value, result.output, obs_chars))
         else:
             err = result.error
             assert err is not None
-            ev.update(outcome="evaluation_error", kind=err.code, reason=err.kind,
-                      message=_bounded(err.message, MESSAGE_LIMIT))
+            ev.update(
+                outcome="evaluation_error",
+                kind=err.code,
+                reason=err.kind,
+                message=_bounded(err.message, MESSAGE_LIMIT),
+            )
         return ev
 
     def _keep(self, value: Any) -> dict[str, Any]:
@@ -288,8 +301,11 @@ class AgentHost:
                 item["expected"] = _bounded(e.expected, 200)
             violations.append(item)
         self._last_violations = violations
-        return {"enforced?": True, "valid?": False,
-                "details": {"violations": violations, "violation_count": len(errors)}}
+        return {
+            "enforced?": True,
+            "valid?": False,
+            "details": {"violations": violations, "violation_count": len(errors)},
+        }
 
     def count_protocol_error(self, args: Any) -> bool:
         self.protocol_errors += 1
@@ -311,8 +327,11 @@ class AgentHost:
             env = dict(envelope) if isinstance(envelope, Mapping) else {}
             if env.get("kind") == "limit_exceeded":
                 code = "capability_quota_exceeded"
-            payload = {k: env.get(k) for k in ("kind", "reason", "retryable?", "model")
-                       if env.get(k) is not None}
+            payload = {
+                k: env.get(k)
+                for k in ("kind", "reason", "retryable?", "model")
+                if env.get(k) is not None
+            }
         self._fail(code, _message(code, payload), payload)
 
     def _fail(self, code: str, message: str, details: Mapping[str, Any]) -> None:
@@ -338,8 +357,7 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
     if code == "runtime_limit_exceeded":
         limit = p.get("limit")
         if limit == "agent_turns":
-            return (f"agent_turns limit of {p.get('value')} reached "
-                    f"(reason: {p.get('reason')})")
+            return f"agent_turns limit of {p.get('value')} reached (reason: {p.get('reason')})"
         return f"{limit} limit of {p.get('value')} exceeded"
     if code == "mission_unavailable":
         return f"mission {_bounded(str(p.get('mission')), 64)!r} is unavailable"

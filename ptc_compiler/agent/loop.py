@@ -66,8 +66,6 @@ def _router(model: Any, router: ModelRouter | None) -> tuple[ModelRouter, str | 
     return ModelRouter([Alias("model", provider)]), None
 
 
-
-
 def _workflow(host: AgentHost, cache_dir: CacheDir) -> Environment:
     return Environment([CORE_SOURCE], tools=host.tools(), timeout_ms=None, cache_dir=cache_dir)
 
@@ -106,15 +104,17 @@ def _run(
     cfg = dict(config or {})
     if alias is not None:
         cfg.setdefault("model", alias)
-    all_missions = {"default": Mission(tools=dict(tools or {}), data=data, preludes=preludes,
-                                       timeout_ms=timeout_ms)}
+    all_missions = {
+        "default": Mission(
+            tools=dict(tools or {}), data=data, preludes=preludes, timeout_ms=timeout_ms
+        )
+    }
     all_missions.update(missions or {})
     host = AgentHost(the_router, all_missions, contract_type(signature))
     env: Environment | None = None
     try:
         env = _workflow(host, cache_dir)
-        result = env.run(f"({entry} data/task data/config)",
-                         data={"task": task, "config": cfg})
+        result = env.run(f"({entry} data/task data/config)", data={"task": task, "config": cfg})
     finally:
         if env is not None:
             env.close()
@@ -126,9 +126,14 @@ def _run(
     if host.failure is not None:
         raise host.failure
     if result.outcome == "fail":
-        raise AgentError("subject_failure", "the agent did not produce a value",
-                         {"kind": _keyword_name(_get(result.value, "kind")),
-                          "error": _get(result.value, "error")})
+        raise AgentError(
+            "subject_failure",
+            "the agent did not produce a value",
+            {
+                "kind": _keyword_name(_get(result.value, "kind")),
+                "error": _get(result.value, "error"),
+            },
+        )
     if not result.ok:
         err = result.error
         raise AgentError("workflow_error", str(err), {"code": err.code if err else None})
@@ -159,9 +164,20 @@ def run_outcome(
     unknown mission) raise `AgentError`; a crashing provider's exception propagates.
     """
     entry = "agent.core/run-result-outcome" if signature is not None else "agent.core/run-outcome"
-    value, host = _run(entry, task, tools=tools, model=model, router=router, config=config,
-                       signature=signature, data=data, preludes=preludes, missions=missions,
-                       timeout_ms=timeout_ms, cache_dir=cache_dir)
+    value, host = _run(
+        entry,
+        task,
+        tools=tools,
+        model=model,
+        router=router,
+        config=config,
+        signature=signature,
+        data=data,
+        preludes=preludes,
+        missions=missions,
+        timeout_ms=timeout_ms,
+        cache_dir=cache_dir,
+    )
     status = _keyword_name(_get(value, "status"))
     returned = _get(value, "value")
     if status == "returned":  # the native value the program returned, not its projection
@@ -195,9 +211,20 @@ def run_value(
 ) -> Any:
     """The application value, or `AgentError` (seed `run-value` / `run-result-value`)."""
     entry = "agent.core/run-result-value" if signature is not None else "agent.core/run-value"
-    _, host = _run(entry, task, tools=tools, model=model, router=router, config=config,
-                   signature=signature, data=data, preludes=preludes, missions=missions,
-                   timeout_ms=timeout_ms, cache_dir=cache_dir)
+    _, host = _run(
+        entry,
+        task,
+        tools=tools,
+        model=model,
+        router=router,
+        config=config,
+        signature=signature,
+        data=data,
+        preludes=preludes,
+        missions=missions,
+        timeout_ms=timeout_ms,
+        cache_dir=cache_dir,
+    )
     # The loop completes only on an accepted return: the last returned candidate, native.
     return host.last_returned
 

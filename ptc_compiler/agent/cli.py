@@ -1,0 +1,174 @@
+"""`ptc agent run SPEC.json`: run the agent loop from an agent spec file.
+
+    ptc agent run examples/agent/agent.json                    # replays the bundled fixture
+    ptc agent run agent.json --models models.json --model fast # a live model alias
+    ptc agent run agent.json --record                          # record a live run into the fixture
+
+The spec (paths are relative to the spec file):
+
+    {"task": "..." | "task_file": "task.md",
+     "tools": "tools.py",            # trusted Python file defining TOOLS = {name: callable}
+     "data": "data.json",            # optional JSON object: data/<key>
+     "preludes": ["lib.clj"],        # optional
+     "signature": "{total :int}",    # optional result contract
+     "config": {"max_turns": 4},     # agent configuration (seed 001 keys)
+     "models": {"aliases": {...}},   # router config (docs/providers.md); "fixtures" relative
+     "fixtures": "fixture.jsonl"}    # shorthand: one replay alias named "replay"
+
+Exit codes: 0 a contract-valid value was returned (printed as PTC-Lisp); 1 the model failed
+the task (subject failure) or the provider failed (outcome printed on stderr); 2 the run
+failed as a workflow (invalid configuration, limits, contract exhaustion, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ptc_compiler.agent.host import AgentError
+from ptc_compiler.agent.loop import run_outcome
+from ptc_compiler.agent.providers import ReplayProvider, router_from_config
+from ptc_compiler.agent.providers.aliases import Factory
+from ptc_runtime.printer import pr_str
+
+
+def _die(message: str) -> SystemExit:
+    return SystemExit(f"ptc agent: {message}")
+
+
+def _load_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise _die(f"cannot read {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise _die(f"{path} is not valid JSON: {exc}") from None
+
+
+def _load_tools(path: Path) -> dict[str, Callable[..., Any]]:
+    spec = importlib.util.spec_from_file_location("ptc_agent_tools", path)
+    if spec is None or spec.loader is None:
+        raise _die(f"cannot load tools from {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tools = getattr(module, "TOOLS", None)
+    if not isinstance(tools, dict):
+        raise _die(f"{path} must define a TOOLS dict of name -> callable")
+    return tools
+
+
+def _router_config(spec: dict[str, Any], base: Path, models: Path | None) -> dict[str, Any]:
+    if models is not None:
+        config = _load_json(models)
+        base = models.parent
+    elif "models" in spec:
+        config = spec["models"]
+    elif "fixtures" in spec:
+        config = {"aliases": {"replay": {"adapter": "replay", "fixtures": spec["fixtures"]}}}
+    else:
+        raise _die('the spec names no models (give "models", "fixtures" or --models)')
+    if not isinstance(config, dict) or not isinstance(config.get("aliases"), dict):
+        raise _die('models must be {"aliases": {...}} (docs/providers.md)')
+    aliases = {}
+    for name, entry in config["aliases"].items():
+        entry = dict(entry)
+        if isinstance(entry.get("fixtures"), str):
+            entry["fixtures"] = str(base / entry["fixtures"])
+        aliases[name] = entry
+    return {**config, "aliases": aliases}
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    spec_path = Path(args.spec)
+    spec = _load_json(spec_path)
+    if not isinstance(spec, dict):
+        raise _die(f"{spec_path} must hold a JSON object")
+    base = spec_path.parent
+    if isinstance(spec.get("task_file"), str):
+        task = (base / spec["task_file"]).read_text(encoding="utf-8").strip()
+    elif isinstance(spec.get("task"), str):
+        task = spec["task"]
+    else:
+        raise _die('the spec needs "task" or "task_file"')
+    tools = _load_tools(base / spec["tools"]) if isinstance(spec.get("tools"), str) else None
+    data = _load_json(base / spec["data"]) if isinstance(spec.get("data"), str) else None
+    preludes = [str(base / p) for p in spec.get("preludes", [])]
+    config = dict(spec.get("config") or {})
+    if args.max_turns is not None:
+        config["max_turns"] = args.max_turns
+    if args.model is not None:
+        config["model"] = args.model
+
+    factories: dict[str, Factory] = {}
+    if args.record:  # every replay alias records from the live alias named by --record-from
+        live_cfg = _router_config({}, base, Path(args.models)) if args.models else None
+        if live_cfg is None or args.record_from not in live_cfg["aliases"]:
+            raise _die("--record needs --models FILE and --record-from ALIAS (a live alias)")
+        live = router_from_config({"aliases": {"live": live_cfg["aliases"][args.record_from]}})
+
+        def recording(entry: Any, env: Any) -> Any:
+            inner = live.aliases["live"].provider
+            return ReplayProvider(entry["fixtures"], mode="record", inner=inner)
+
+        factories["replay"] = recording
+        router = router_from_config(_router_config(spec, base, None), factories=factories)
+    else:
+        models = Path(args.models) if args.models else None
+        router = router_from_config(_router_config(spec, base, models))
+    try:
+        outcome = run_outcome(
+            task,
+            tools=tools,
+            router=router,
+            config=config,
+            signature=spec.get("signature"),
+            data=data,
+            preludes=preludes,
+        )
+    except AgentError as err:
+        print(f"agent failed: {err.code}: {err.message}", file=sys.stderr)
+        return 2
+    finally:
+        router.close()
+    if args.verbose:
+        for event in outcome.events:
+            print(f"turn {event['data'].get('turn')}: {event['data'].get('kind')}", file=sys.stderr)
+    if outcome.ok:
+        print(pr_str(outcome.value))
+        return 0
+    detail = outcome.kind or ""
+    if outcome.status == "provider-failure":
+        env = outcome.error if isinstance(outcome.error, dict) else {}
+        detail = f"{env.get('kind')}/{env.get('reason')} (model {outcome.model})"
+    print(f"agent {outcome.status}: {detail}: {pr_str(outcome.error, 500)}", file=sys.stderr)
+    return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ptc agent", description="run the agent loop")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run an agent spec (JSON) and print the returned value")
+    run.add_argument("spec", help="agent spec JSON file (see docs/agents.md)")
+    run.add_argument("--models", help="router config JSON (aliases) instead of the spec's")
+    run.add_argument("--model", help='alias to use (config "model")')
+    run.add_argument("--max-turns", type=int, help="override config max_turns")
+    run.add_argument(
+        "--record",
+        action="store_true",
+        help="record the spec's replay fixtures from a live alias (--record-from)",
+    )
+    run.add_argument("--record-from", default=None, help="live alias in --models to record from")
+    run.add_argument("-v", "--verbose", action="store_true", help="print one line per turn")
+    run.set_defaults(handler=cmd_run)
+    return parser
+
+
+def main_agent(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(list(argv))
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    return handler(args)
