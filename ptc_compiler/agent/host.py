@@ -164,6 +164,7 @@ class AgentHost:
         self._last_violations: list[dict[str, Any]] = []
         self.values: list[Any] = []  # native returned/failed values, by reference
         self.last_returned: Any = None
+        self.usage: dict[str, dict[str, int]] = {}
 
     # -- binding ---------------------------------------------------------------------
 
@@ -191,6 +192,15 @@ class AgentHost:
             return rt
 
     def close(self) -> None:
+        self.usage = {
+            name: {
+                "calls": u.calls,
+                "successes": u.successes,
+                "input_tokens": u.input_tokens,
+                "output_tokens": u.output_tokens,
+            }
+            for name, u in self.router.usage().items()
+        }
         for rt in self._missions.values():
             rt.close()
         self._missions.clear()

@@ -44,6 +44,8 @@ class Outcome:
     events: list[dict[str, Any]] = field(default_factory=list, repr=False)
     protocol_errors: int = 0
     evaluations: int = 0
+    #: per alias: {"calls", "successes", "input_tokens", "output_tokens"} of this run's router
+    usage: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -192,6 +194,7 @@ def run_outcome(
         events=host.events,
         protocol_errors=host.protocol_errors,
         evaluations=host.evaluations,
+        usage=host.usage,
     )
 
 

@@ -211,3 +211,10 @@ def test_OBV_02_provider_closed_exactly_once_on_every_path() -> None:
         except AgentError:
             pass
         assert sp.close_count == 1
+
+
+def test_PRV_13_OBV_01_usage_report_per_alias() -> None:
+    tokens = {"input": 10, "output": 3, "cache_creation": 0, "cache_read": 0}
+    out, _ = agent([call("1", tokens=tokens), call("(return 1)", tokens=tokens)])
+    assert out.usage == {"model": {"calls": 2, "successes": 2, "input_tokens": 20,
+                                   "output_tokens": 6}}
