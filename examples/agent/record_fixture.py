@@ -2,8 +2,8 @@
 
     .venv/bin/python examples/agent/record_fixture.py
 
-The scripted turns stand in for a model; a live recording works the same way with
-`ptc agent run agent.json --record --models models.json --record-from ALIAS`.
+The scripted turns stand in for a model; a live recording works the same way with a live
+provider as the recorder's `inner`.
 """
 
 from __future__ import annotations

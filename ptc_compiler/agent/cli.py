@@ -2,7 +2,6 @@
 
     ptc agent run examples/agent/agent.json                    # replays the bundled fixture
     ptc agent run agent.json --models models.json --model fast # a live model alias
-    ptc agent run agent.json --record                          # record a live run into the fixture
 
 The spec (paths are relative to the spec file):
 
@@ -32,8 +31,7 @@ from typing import Any
 
 from ptc_compiler.agent.host import AgentError
 from ptc_compiler.agent.loop import run_outcome
-from ptc_compiler.agent.providers import ReplayProvider, router_from_config
-from ptc_compiler.agent.providers.aliases import Factory
+from ptc_compiler.agent.providers import router_from_config
 from ptc_runtime.printer import pr_str
 
 
@@ -104,22 +102,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.model is not None:
         config["model"] = args.model
 
-    factories: dict[str, Factory] = {}
-    if args.record:  # every replay alias records from the live alias named by --record-from
-        live_cfg = _router_config({}, base, Path(args.models)) if args.models else None
-        if live_cfg is None or args.record_from not in live_cfg["aliases"]:
-            raise _die("--record needs --models FILE and --record-from ALIAS (a live alias)")
-        live = router_from_config({"aliases": {"live": live_cfg["aliases"][args.record_from]}})
-
-        def recording(entry: Any, env: Any) -> Any:
-            inner = live.aliases["live"].provider
-            return ReplayProvider(entry["fixtures"], mode="record", inner=inner)
-
-        factories["replay"] = recording
-        router = router_from_config(_router_config(spec, base, None), factories=factories)
-    else:
-        models = Path(args.models) if args.models else None
-        router = router_from_config(_router_config(spec, base, models))
+    models = Path(args.models) if args.models else None
+    router = router_from_config(_router_config(spec, base, models))
     try:
         outcome = run_outcome(
             task,
@@ -157,12 +141,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--models", help="router config JSON (aliases) instead of the spec's")
     run.add_argument("--model", help='alias to use (config "model")')
     run.add_argument("--max-turns", type=int, help="override config max_turns")
-    run.add_argument(
-        "--record",
-        action="store_true",
-        help="record the spec's replay fixtures from a live alias (--record-from)",
-    )
-    run.add_argument("--record-from", default=None, help="live alias in --models to record from")
     run.add_argument("-v", "--verbose", action="store_true", help="print one line per turn")
     run.set_defaults(handler=cmd_run)
     return parser
