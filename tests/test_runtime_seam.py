@@ -53,7 +53,6 @@ def test_resolve_defaults_and_caps() -> None:
         RunRequest("1", timeout_ms=float("nan")),
         RunRequest("1", timeout_ms=float("inf")),
         RunRequest("1", max_steps=0),
-        RunRequest("1", bindings=(BindingNamespace("mcp", {}),)),
         RunRequest("1", bindings=(BindingNamespace("tool", {}), BindingNamespace("tool", {}))),
     ],
 )

@@ -182,7 +182,7 @@ class Analyzer:
                         "(. obj method) syntax is not supported. Use (.method obj) instead.",
                         form.span,
                     )
-            elif ns == "tool":
+            elif ns == "tool" or ns in self.env.binding_namespaces:
                 return self.tool_call(form, ctx)
             elif ns == "data":
                 self.data_keys.add(head.name)
@@ -272,7 +272,9 @@ class Analyzer:
         """`(tool/x)`, `(tool/x {map})`, `(tool/x expr)`, `(tool/x :k v ...)`."""
         head = form.items[0]
         assert type(head) is Symbol
-        name = head.name
+        # `tool/x` calls member "x"; another binding namespace `ns/x` calls "ns/x"
+        name = head.name if head.ns == "tool" else f"{head.ns}/{head.name}"
+        shown = f"{head.ns}/{head.name}"
         self.use_tool(name, head.span)
         args = form.items[1:]
         sub = ctx.sub
@@ -283,18 +285,18 @@ class Analyzer:
             if len(args) % 2:
                 raise error(
                     "invalid_tool_args",
-                    f"tool/{name}: keyword arguments need a value for every key",
+                    f"{shown}: keyword arguments need a value for every key",
                     first.span,
-                    hint=f"write (tool/{name} {{:key value}}) or (tool/{name} :key value)",
+                    hint=f"write ({shown} {{:key value}}) or ({shown} :key value)",
                 )
             keys = args[0::2]
             for k in keys:
                 if type(k) is not KeywordForm:
                     raise error(
                         "invalid_tool_args",
-                        f"tool/{name}: expected a keyword argument name, got {colls.show(k)}",
+                        f"{shown}: expected a keyword argument name, got {colls.show(k)}",
                         k.span,
-                        hint=f"write (tool/{name} :key value ...)",
+                        hint=f"write ({shown} :key value ...)",
                     )
             colls.check_duplicates(keys, "tool argument")
             pairs = tuple(
@@ -305,18 +307,18 @@ class Analyzer:
         if len(args) > 1:
             raise error(
                 "invalid_tool_args",
-                f"tool/{name} takes one map argument, got {len(args)} arguments",
+                f"{shown} takes one map argument, got {len(args)} arguments",
                 args[1].span,
-                hint=f"Tool calls require named arguments. Use (tool/{name} "
+                hint=f"Tool calls require named arguments. Use ({shown} "
                 "{:key value}), not positional args.",
             )
         if type(first) in (Const, VectorForm, SetForm, RegexForm, Quote):
             raise error(
                 "invalid_tool_args",
                 "Tool calls require named arguments. Use "
-                f"(tool/{name} {{:key value}}), not positional args.",
+                f"({shown} {{:key value}}), not positional args.",
                 first.span,
-                hint=f"Got {colls.describe(first)} - try (tool/{name} {{:key "
+                hint=f"Got {colls.describe(first)} - try ({shown} {{:key "
                 f"{colls.show(first)}}})",
             )
         return ir.ToolCall(name, self.expr(first, sub), form.span)

@@ -57,7 +57,7 @@ class AnalysisEnv:
     """
 
     user_names: frozenset[str] = frozenset()
-    tools: frozenset[str] | None = None
+    tools: frozenset[str] | None = None  # `tool/` members; "ns/member" for other namespaces
     builtins: Mapping[str, BuiltinSpec] = field(default_factory=default_builtins)
     #: Prelude exports a program may call as `ns/name` (ref -> info); in component mode,
     #: the exports of the component's direct dependencies only.
@@ -72,3 +72,8 @@ class AnalysisEnv:
     #: definitions (name -> True for a `def` constant, False for a function).
     component: str | None = None
     siblings: Mapping[str, bool] = field(default_factory=dict)
+
+    @property
+    def binding_namespaces(self) -> frozenset[str]:
+        """Host binding namespaces other than `tool/` (from qualified names in `tools`)."""
+        return frozenset(t.split("/", 1)[0] for t in self.tools or () if "/" in t)

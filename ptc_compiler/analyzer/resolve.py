@@ -268,9 +268,10 @@ def qualified(an: Analyzer, sym: Symbol) -> ir.Node:
     if ns == "data":
         an.data_keys.add(name)
         return ir.DataRef(name, span)
-    if ns == "tool":
-        an.use_tool(name, span)
-        return ir.ToolRef(name, span)
+    if ns == "tool" or ns in an.env.binding_namespaces:
+        member = name if ns == "tool" else f"{ns}/{name}"
+        an.use_tool(member, span)
+        return ir.ToolRef(member, span)
     node = prelude_ref(an, sym)
     if node is not None:
         return node

@@ -237,11 +237,6 @@ class Runtime:
                 raise TypeError("bindings must be BindingNamespace values")
             if b.name in names:
                 raise ValueError(f"binding namespace {b.name!r} given twice")
-            if b.name != "tool":
-                raise ValueError(
-                    f"binding namespace {b.name!r} is not supported yet: this compiler "
-                    "resolves host calls only under tool/"
-                )
             names.add(b.name)
         if request.data is not None and not isinstance(request.data, Mapping):
             raise TypeError("data must be a mapping")
@@ -461,10 +456,25 @@ class _LinkedCancel(CancelToken):
 
 
 def tool_names(bindings: tuple[BindingNamespace, ...]) -> frozenset[str]:
+    """Callable members for the compiler: `tool/` members bare, others as "ns/member"."""
+    names: set[str] = set()
     for b in bindings:
         if b.name == "tool":
-            return frozenset(b.functions)
-    return frozenset()
+            names.update(b.functions)
+        else:
+            names.update(f"{b.name}/{m}" for m in b.functions)
+    return frozenset(names)
+
+
+def binding_member(
+    bindings: tuple[BindingNamespace, ...], name: str
+) -> tuple[BindingNamespace | None, str, Callable[..., Any] | None]:
+    """(namespace, member, function) for a called name: "x" is tool/x, "ns/x" is ns/x.
+
+    Exact string lookups only: a name never reaches an attribute or a prototype."""
+    ns_name, member = name.split("/", 1) if "/" in name else ("tool", name)
+    ns = next((b for b in bindings if b.name == ns_name), None)
+    return ns, member, (ns.functions.get(member) if ns is not None else None)
 
 
 def make_invoker(
@@ -474,11 +484,9 @@ def make_invoker(
     loop: asyncio.AbstractEventLoop | None,
 ) -> Callable[[str, object], object]:
     """The in-process tool path: exact-name lookup, byte caps both ways, call budget."""
-    ns = next((b for b in bindings if b.name == "tool"), None)
-    table: Mapping[str, Callable[..., Any]] = ns.functions if ns is not None else {}
 
     def invoke(name: str, args: object) -> object:
-        fn = table.get(name) if type(name) is str else None
+        ns, member, fn = binding_member(bindings, name) if type(name) is str else (None, "", None)
         if fn is None:
             raise PtcError("unknown_tool", f"Unknown tool: {bound_message(str(name), 80)}")
         check_tool_args(name, args, limits)
@@ -489,7 +497,7 @@ def make_invoker(
         try:
             result = call_host(fn, args, loop, remaining, lambda: _cancelled(cur))
         except BindingRejection as exc:
-            raise rejection(ns, name, str(exc) or "rejected") from None
+            raise rejection(ns, member, str(exc) or "rejected") from None
         except PtcError:
             raise
         except TimeoutError:
@@ -498,7 +506,7 @@ def make_invoker(
                 "timeout", f"tool/{name} did not finish before the deadline", kind="timeout"
             ) from None
         except Exception as exc:  # the host's tool failed: typed, bounded, no traceback
-            raise rejection(ns, name, str(exc) or type(exc).__name__) from None
+            raise rejection(ns, member, str(exc) or type(exc).__name__) from None
         check_tool_result(ns, name, result, limits)
         return result
 

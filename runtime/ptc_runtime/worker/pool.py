@@ -412,7 +412,9 @@ class WorkerPool:
                 r["details"] = details
             answer(r)
 
-        fn = table.functions.get(name) if table is not None else None
+        from ptc_runtime.seam import binding_member
+
+        table, member, fn = binding_member(tuple(spec.bindings), name)
         if fn is None:
             error("unknown_tool", f"Unknown tool: {bound_message(name, 80)}")
             return
@@ -445,14 +447,14 @@ class WorkerPool:
                 check_tool_result(table, name, result, limits)
                 answer({"ok": True, "value": json.loads(json.dumps(result, default=_host_json))})
             except BindingRejection as exc:
-                rej = rejection(table, name, str(exc) or "rejected")
+                rej = rejection(table, member, str(exc) or "rejected")
                 error(rej.code, rej.message, details=getattr(rej, "details", None))
             except PtcError as perr:
                 error(perr.code, perr.message, perr.kind, getattr(perr, "details", None))
             except TimeoutError:
                 error("timeout", f"tool/{name} did not finish before the deadline", "timeout")
             except Exception as exc:
-                rej = rejection(table, name, str(exc) or type(exc).__name__)
+                rej = rejection(table, member, str(exc) or type(exc).__name__)
                 error(rej.code, rej.message, details=getattr(rej, "details", None))
 
         self.tools.submit(work)
