@@ -80,6 +80,15 @@ class Emitter:
         return lowered
 
     def _dispatch(self, node: ir.Node) -> Lowered:
+        # The three most frequent kinds first: a `match` tries its class patterns in order.
+        t = type(node)
+        if t is ir.Call:
+            return self.call(node)  # type: ignore[arg-type]
+        if t is ir.Local:
+            ident = node.ident  # type: ignore[union-attr]
+            return Lowered((), load(self.cx.fn_locals.get(ident, ident)))
+        if t is ir.Const:
+            return Lowered((), self.const(node.value))  # type: ignore[union-attr, arg-type]
         match node:
             case ir.Const():
                 return Lowered((), self.const(node.value))
