@@ -226,6 +226,22 @@ class Emitter:
             self.cx.recur = saved
         return Lowered(tuple(stmts), load(t))
 
+    def bind(self, ident: str, value: ir.Node) -> list[ast.stmt]:
+        """Statements binding local `ident` to `value`.
+
+        A `loop` or `for` delivers its result straight into `ident` instead of through a
+        temporary.
+        """
+        if type(value) is ir.Loop or type(value) is ir.For:
+            saved = self.cx.recur
+            self.cx.recur = None
+            try:
+                return self.tail(value, assign_sink(ident, then_break=False))
+            finally:
+                self.cx.recur = saved
+        low = self.expr(value)
+        return [*low.stmts, at(value.span, assign(ident, low.expr))]  # type: ignore[list-item]
+
     def if_expr(self, node: ir.If) -> Lowered | None:
         test = self.expr(node.test)
         then = self.expr(node.then)
@@ -240,9 +256,7 @@ class Emitter:
         saved = self.cx.numeric
         try:
             for ident, value in node.bindings:
-                low = self.expr(value)
-                stmts.extend(low.stmts)
-                stmts.append(at(value.span, assign(ident, low.expr)))  # type: ignore[arg-type]
+                stmts.extend(self.bind(ident, value))
                 if scan.is_numeric(value, self.cx.numeric):
                     self.cx.numeric = self.cx.numeric | {ident}
             body = self.expr(node.body)
@@ -463,9 +477,7 @@ class Emitter:
                 saved = self.cx.numeric
                 try:
                     for ident, value in bindings:
-                        low = self.expr(value)
-                        out.extend(low.stmts)
-                        out.append(at(value.span, assign(ident, low.expr)))  # type: ignore[arg-type]
+                        out.extend(self.bind(ident, value))
                         if scan.is_numeric(value, self.cx.numeric):
                             self.cx.numeric = self.cx.numeric | {ident}
                     return out + self.tail(body, sink)
