@@ -95,34 +95,39 @@ def check_module(
         check_restricted(copy.deepcopy(module))
 
 
+#: Node classes that carry source positions (statements, expressions, args).
+_POSITIONED: frozenset[type[ast.AST]] = frozenset(
+    k for k in ALLOWED_NODES if "lineno" in k._attributes
+)
+
+
 def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> None:
     """One pass over the tree: fill missing positions from the parent and check the allow-list.
 
     Replaces `ast.fix_missing_locations` + a separate `ast.walk` (compile latency matters:
     this runs for every new program).
     """
-    stack: list[tuple[ast.AST, int, int, int, int]] = [(module, 1, 0, 1, 0)]
+    # (node, position inherited from the nearest positioned ancestor)
+    stack: list[tuple[ast.AST, tuple[int, int, int, int]]] = [(module, (1, 0, 1, 0))]
     pop = stack.pop
     push = stack.append
     allowed = ALLOWED_NODES
+    positioned = _POSITIONED
     specials = tables | {FUEL}
     checked: set[str] = set()  # a module names the same few dozen identifiers many times
     while stack:
-        node, line, col, end_line, end_col = pop()
+        node, pos = pop()
         kind = type(node)
         if kind not in allowed:
             raise GeneratedCodeRejected(f"node type {kind.__name__} is not allowed")
-        if "lineno" in kind._attributes:
+        if kind in positioned:
             d = node.__dict__
-            if "lineno" in d:
-                line, col = d["lineno"], d["col_offset"]
-                end_line = d.get("end_lineno") or line
-                end_col = d.get("end_col_offset") or col
+            line = d.get("lineno")
+            if line is not None:
+                col = d["col_offset"]
+                pos = (line, col, d.get("end_lineno") or line, d.get("end_col_offset") or col)
             else:
-                node.lineno = line  # type: ignore[attr-defined]
-                node.col_offset = col  # type: ignore[attr-defined]
-                node.end_lineno = end_line  # type: ignore[attr-defined]
-                node.end_col_offset = end_col  # type: ignore[attr-defined]
+                d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = pos
         if kind is ast.Name:
             name = node.id  # type: ignore[attr-defined]
             if name not in checked:
@@ -153,16 +158,17 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
                 raise GeneratedCodeRejected("subscript outside the namespace tables")
             if type(node.ctx) is not ast.Load and target.id not in (PNS,):  # type: ignore[attr-defined]
                 raise GeneratedCodeRejected("only a component's own table may be assigned")
+        d = node.__dict__
         for field in kind._fields:
-            child = node.__dict__.get(field)
+            child = d.get(field)
             if child is None:
                 continue
             if type(child) is list:
                 for item in child:
                     if isinstance(item, ast.AST):
-                        push((item, line, col, end_line, end_col))
+                        push((item, pos))
             elif isinstance(child, ast.AST):
-                push((child, line, col, end_line, end_col))
+                push((child, pos))
 
 
 def _check_name(name: str, specials: frozenset[str] = SPECIAL_NAMES) -> None:
