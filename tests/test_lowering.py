@@ -197,3 +197,14 @@ def test_runtime_error_points_at_lisp_position() -> None:
     with pytest.raises(Exception) as info:
         run_ir(ir.Do((C(1), bad)))
     assert (getattr(info.value, "line", None), getattr(info.value, "column", None)) == (3, 7)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["x.__class__", "_y = 1", "async def f():\n    await g()", "import os as _os"],
+)
+def test_restricted_python_policy_still_rejects(bad: str) -> None:
+    from ptc_compiler.lower.check import check_restricted
+
+    with pytest.raises(GeneratedCodeRejected):
+        check_restricted(ast.parse(bad))

@@ -191,8 +191,9 @@ _CHECKER: type | None = None
 
 
 def _policy_checker() -> type:
-    """RestrictedPython's transformer (its `visit_*` policy methods unchanged) with a faster
-    traversal: dispatch cached per node class, fields read from the node's `__dict__`.
+    """RestrictedPython's transformer (its `visit_*` policy methods and its rejection of
+    unknown node types unchanged) with a faster traversal: dispatch cached per node class,
+    fields read from the node's `__dict__`.
     This check runs on every new program, so its traversal cost is compile latency."""
     global _CHECKER
     if _CHECKER is not None:
@@ -209,7 +210,9 @@ def _policy_checker() -> type:
                 bound[type(node)] = method
             return method(node)
 
-        def generic_visit(self, node: ast.AST) -> ast.AST:
+        # RestrictedPython's own `generic_visit` (reject node types it does not know) stays:
+        # only the traversal its visitors delegate to is replaced.
+        def node_contents_visit(self, node: Any) -> Any:
             d = node.__dict__
             for field in node._fields:
                 old = d.get(field)
