@@ -1,7 +1,9 @@
 """The host capability surface the `agent.core` prelude reaches (agent-design §2).
 
-Each capability is a private tool reserved for the `agent.core` namespace: model programs
-cannot name them, and no other prelude may call them. They are bound per agent run to one
+Each capability is a private tool reserved for one shipped prelude namespace (`TOOL_OWNERS`):
+the wrappers `llm/request` and `kernel/*` reach the model and the missions, and only
+`agent.core` may call the trusted reporters. Model programs cannot name them, and no other
+prelude may call them. They are bound per agent run to one
 `AgentHost`, which owns the model router, the missions (environment + state owner), the
 result contract, the capability-call ledger and the counters.
 
@@ -31,6 +33,16 @@ from ptc_runtime.convert import to_json_value
 from ptc_runtime.printer import pr_str
 
 CORE_NS: Final = "agent.core"
+#: The one namespace allowed to call each host tool (agent-design §2.2).
+TOOL_OWNERS: Final[Mapping[str, str]] = {
+    "llm-request": "llm",
+    "kernel-eval": "kernel",
+    "kernel-render-api": "kernel",
+    "kernel-validate-result": "kernel",
+    "kernel-annotate": "kernel",
+    "kernel-protocol-error": CORE_NS,
+    "kernel-failure": CORE_NS,
+}
 MESSAGE_LIMIT: Final = 4096
 PRINT_RESERVE_MAX: Final = 512
 MAX_VIOLATIONS: Final = 8
@@ -171,7 +183,7 @@ class AgentHost:
     def tools(self) -> dict[str, Tool]:
         def private(fn: Callable[[Any], Any], name: str) -> Tool:
             # An untyped one-argument callable: the tool receives the argument map as is.
-            return Tool(lambda args: fn(args), name=name, private_to=(CORE_NS,))
+            return Tool(lambda args: fn(args), name=name, private_to=(TOOL_OWNERS[name],))
 
         return {
             "llm-request": private(self.llm_request, "llm-request"),

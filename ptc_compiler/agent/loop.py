@@ -8,20 +8,38 @@ private host tools, and run one `agent.core` entry in it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from ptc_compiler.agent.host import AgentError, AgentHost, Mission, contract_type
+from ptc_compiler.agent.host import TOOL_OWNERS, AgentError, AgentHost, Mission, contract_type
 from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
 from ptc_compiler.prelude import Environment
+from ptc_compiler.prelude.component import source_hash
 from ptc_compiler.prelude.load import CacheDir
 from ptc_compiler.signatures import Signature, SigType
 from ptc_runtime.values import Keyword
 
 PRELUDE_DIR: Final = Path(__file__).parent / "preludes"
-CORE_SOURCE: Final = PRELUDE_DIR / "agent_core.clj"
+#: The shipped agent library: namespace -> source, dependencies before dependants.
+SHIPPED: Final[Mapping[str, Path]] = {
+    "kernel": PRELUDE_DIR / "kernel.clj",
+    "llm": PRELUDE_DIR / "llm.clj",
+    "result": PRELUDE_DIR / "result.clj",
+    "cap": PRELUDE_DIR / "cap.clj",
+    "agent.native": PRELUDE_DIR / "agent_native.clj",
+    "agent.feedback": PRELUDE_DIR / "agent_feedback.clj",
+    "agent.prompt": PRELUDE_DIR / "agent_prompt.clj",
+    "agent.retry": PRELUDE_DIR / "agent_retry.clj",
+    "agent.core": PRELUDE_DIR / "agent_core.clj",
+    "agent.main": PRELUDE_DIR / "agent_main.clj",
+}
+CORE_SOURCE: Final = SHIPPED["agent.core"]
+#: `cap` is for mission programs (`cap/unwrap!`); the loop does not use it.
+CAP_SOURCE: Final = SHIPPED["cap"]
+WORKFLOW_NAMESPACES: Final = tuple(ns for ns in SHIPPED if ns != "cap")
 
 Status = Literal["returned", "subject-failure", "provider-failure"]
 
@@ -68,8 +86,29 @@ def _router(model: Any, router: ModelRouter | None) -> tuple[ModelRouter, str | 
     return ModelRouter([Alias("model", provider)]), None
 
 
+@functools.cache
+def _shipped_hash(ns: str) -> str:
+    return source_hash(SHIPPED[ns].read_text(encoding="utf-8"))
+
+
 def _workflow(host: AgentHost, cache_dir: CacheDir) -> Environment:
-    return Environment([CORE_SOURCE], tools=host.tools(), timeout_ms=None, cache_dir=cache_dir)
+    """The trusted workflow environment: the shipped agent preludes and the host tools.
+
+    The environment lets only the owning namespace call each host tool; the namespaces that
+    own one must moreover be the shipped sources, so no other component can take their name.
+    """
+    items = [SHIPPED[ns] for ns in WORKFLOW_NAMESPACES]
+    env = Environment(items, tools=host.tools(), timeout_ms=None, cache_dir=cache_dir)
+    owners = set(TOOL_OWNERS.values())
+    for meta in env.bundle.metas:
+        if meta.ns in owners and meta.source_hash != _shipped_hash(meta.ns):
+            env.close()
+            raise AgentError(
+                "workflow_error",
+                f"namespace {meta.ns} owns host capabilities and must be the shipped source",
+                {"namespace": meta.ns},
+            )
+    return env
 
 
 def _keyword_name(v: Any) -> Any:
