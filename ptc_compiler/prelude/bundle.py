@@ -3,8 +3,10 @@
 `link(units)` executes each component's module once (dependencies first) in its own globals
 (runtime helpers, builtins, its table `PNS`, its direct dependencies' exports `PDEP`),
 evaluates its constants in a bare run context with no tools, checks constant types, and
-collects the public exports. The bundle also answers introspection (`PreludeIndex`) and
-computes, per export, the tools it requires (transitively, through private helpers and
+collects the public exports. Execution goes through `ptc_runtime.worker.prelude.run_component`,
+the routine an isolated worker also uses when it loads the bundle's `package()`. The bundle
+answers introspection (`PreludeIndex`, a `DataIndex` over the same data a worker receives)
+and computes, per export, the tools it requires (transitively, through private helpers and
 dependency exports) and its effect.
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-import time
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import CodeType, MappingProxyType
@@ -21,15 +23,19 @@ from typing import Any
 
 from ptc_compiler.analyzer.env import ExportInfo
 from ptc_compiler.prelude.component import ComponentMeta, Definition, PreludeError
-from ptc_runtime import context
 from ptc_runtime import prelude as rt_prelude
 from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
-from ptc_runtime.values import keyword
+from ptc_runtime.worker.prelude import (
+    Component,
+    DataIndex,
+    PackageError,
+    PreludePackage,
+    build_package,
+    index_record,
+    run_component,
+)
 
 _EFFECT_RANK = {"read": 0, "unknown": 1, "write": 2}
-#: Steps and time a component's constants may take when the bundle is linked.
-CONSTANT_STEPS = 1_000_000
-CONSTANT_SECONDS = 5.0
 
 
 def join_effects(effects: Iterable[str]) -> str:
@@ -253,56 +259,35 @@ def _arity_text(d: Definition) -> str:
     return "arity " + " or ".join(parts)
 
 
-class BundleIndex:
-    """The `PreludeIndex` of a bundle (introspection builtins read it)."""
+def _meta_entries(r: ExportRecord) -> list[tuple[str, object, bool]]:
+    """The `export-meta` map of a record: (key, value, value-is-keyword) in map order."""
+    out: list[tuple[str, object, bool]] = [
+        ("ref", r.ref, False),
+        ("namespace", r.ns, False),
+        ("symbol", r.name, False),
+        ("kind", r.kind, True),
+        ("call", r.call, False),
+        ("doc", r.doc, False),
+        ("visibility", r.visibility, True),
+        ("effect", r.effect, True),
+    ]
+    if r.kind == "function":
+        out.append(("arity", r._arity(), False))
+        out.append(("params", list(r.params), False))
+    if r.signature is not None:
+        out.append(("signature", r.signature, False))
+    if r.type is not None:
+        out.append(("type", r.type, False))
+    return out
 
-    def __init__(self, records: Mapping[str, ExportRecord], sources: Mapping[str, str]) -> None:
-        self._records = records
-        self._sources = sources
 
-    def namespaces(self) -> Sequence[str]:
-        return sorted({r.ns for r in self._records.values()})
-
-    def exports(self, ns: str) -> Sequence[str]:
-        return sorted(r.ref for r in self._records.values() if r.ns == ns)
-
-    def doc_text(self, ref: str) -> str | None:
-        r = self._records.get(ref)
-        return None if r is None else r.doc_text()
-
-    def meta(self, ref: str) -> Mapping[object, object] | None:
-        r = self._records.get(ref)
-        if r is None:
-            return None
-        out: dict[object, object] = {
-            keyword("ref"): r.ref,
-            keyword("namespace"): r.ns,
-            keyword("symbol"): r.name,
-            keyword("kind"): keyword(r.kind),
-            keyword("call"): r.call,
-            keyword("doc"): r.doc,
-            keyword("visibility"): keyword(r.visibility),
-            keyword("effect"): keyword(r.effect),
-        }
-        if r.kind == "function":
-            out[keyword("arity")] = r._arity()
-            out[keyword("params")] = list(r.params)
-        if r.signature is not None:
-            out[keyword("signature")] = r.signature
-        if r.type is not None:
-            out[keyword("type")] = r.type
-        return out
-
-    def source(self, ref: str) -> str | None:
-        return self._sources.get(ref)
-
-    def search(self, term: str) -> Sequence[str]:
-        hits = []
-        for r in self._records.values():
-            hay = " ".join(x for x in (r.ref, r.signature, r.type, r.doc) if x).lower()
-            if term in hay:
-                hits.append(r.ref)
-        return sorted(hits)
+def index_data(records: Mapping[str, ExportRecord]) -> list[dict[str, Any]]:
+    """Introspection data of the exports (what `DataIndex` answers from, in both modes)."""
+    out = []
+    for r in records.values():
+        hay = " ".join(x for x in (r.ref, r.signature, r.type, r.doc) if x).lower()
+        out.append(index_record(r.ref, r.ns, r.doc_text(), _meta_entries(r), hay))
+    return out
 
 
 class Bundle:
@@ -313,14 +298,52 @@ class Bundle:
         metas: Sequence[ComponentMeta],
         exports: Mapping[str, object],
         artifact_hashes: Mapping[str, str] | None = None,
+        codes: Mapping[str, CodeType] | None = None,
     ) -> None:
         self.metas: tuple[ComponentMeta, ...] = tuple(metas)
         self.key = graph_hash(metas)
         self.exports: Mapping[str, object] = MappingProxyType(dict(exports))
         self.records: Mapping[str, ExportRecord] = MappingProxyType(export_records(metas))
-        self.index = BundleIndex(self.records, source_index(metas))
+        self._index_data = index_data(self.records)
+        self._sources = source_index(metas)
+        self.index = DataIndex(self._index_data, self._sources)
         self.namespaces = frozenset(m.ns for m in metas)
         self.artifact_hashes = dict(artifact_hashes or {})
+        self._codes = dict(codes or {})
+        self._package: PreludePackage | None = None
+        self._package_lock = threading.Lock()
+
+    def package(self) -> PreludePackage:
+        """This bundle encoded for isolated workers (built once; raises `PreludeError`).
+
+        Components go in link order (dependencies first) with the names of their public
+        definitions, plus the introspection data, so a worker reproduces `link` exactly.
+        """
+        with self._package_lock:
+            if self._package is None:
+                missing = [m.ns for m in self.metas if m.ns not in self._codes]
+                if missing:
+                    raise PreludeError(
+                        "unsupported",
+                        "this bundle was built without its code objects and cannot be "
+                        "shipped to isolated workers",
+                    )
+                comps = [
+                    Component(
+                        m.ns,
+                        tuple(m.deps),
+                        tuple(d.name for d in m.definitions if not d.private),
+                        self._codes[m.ns],
+                    )
+                    for m in self.metas
+                ]
+                try:
+                    self._package = build_package(
+                        self.key, comps, self._index_data, self._sources
+                    )
+                except PackageError as exc:
+                    raise PreludeError("prelude_too_large", str(exc)) from None
+            return self._package
 
     def export_infos(self) -> dict[str, ExportInfo]:
         out: dict[str, ExportInfo] = {}
@@ -346,8 +369,6 @@ def link(units: Sequence[tuple[ComponentMeta, CodeType]], *, register: bool = Tr
 
     With `register`, a bundle with the same key already linked in this process is reused.
     """
-    from ptc_runtime.executor import base_globals
-
     metas = topo_order([m for m, _ in units])
     if register:
         key = graph_hash(metas)
@@ -356,20 +377,15 @@ def link(units: Sequence[tuple[ComponentMeta, CodeType]], *, register: bool = Tr
             return found
     codes = {m.ns: code for m, code in units}
     exports: dict[str, object] = {}
-    base = base_globals()
     for m in metas:
         table: dict[str, object] = {}
-        g = dict(base)
-        g["__builtins__"] = {}
-        g["PNS"] = table
-        g["PDEP"] = {r: v for r, v in exports.items() if r.split("/", 1)[0] in m.deps}
-        g["FUEL"] = context.FUEL_CHUNK
-        _run_module(m, codes[m.ns], g)
+        deps = {r: v for r, v in exports.items() if r.split("/", 1)[0] in m.deps}
+        _run_module(m, codes[m.ns], table, deps)
         _check_constants(m, table)
         for d in m.definitions:
             if not d.private:
                 exports[f"{m.ns}/{d.name}"] = table[d.name]
-    bundle = Bundle(metas, exports)
+    bundle = Bundle(metas, exports, codes=codes)
     if register:
         registered = rt_prelude.register(bundle)
         assert isinstance(registered, Bundle)
@@ -377,15 +393,11 @@ def link(units: Sequence[tuple[ComponentMeta, CodeType]], *, register: bool = Tr
     return bundle
 
 
-def _run_module(m: ComponentMeta, code: CodeType, g: dict[str, Any]) -> None:
-    ctx = context.RunContext(
-        max_steps=CONSTANT_STEPS, deadline=time.monotonic() + CONSTANT_SECONDS
-    )
-    g["FUEL"] = ctx.first_fuel()
-    token = context.install(ctx)
+def _run_module(
+    m: ComponentMeta, code: CodeType, table: dict[str, object], deps: Mapping[str, object]
+) -> None:
     try:
-        exec(code, g)
-        g["program"]()
+        run_component(code, table, deps)
     except (ReturnSignal, FailSignal):
         raise PreludeError(
             "invalid_form", "return/fail in a constant initialiser", component=m.ns
@@ -404,9 +416,6 @@ def _run_module(m: ComponentMeta, code: CodeType, g: dict[str, Any]) -> None:
             f"evaluating constants failed ({type(exc).__name__})",
             component=m.ns,
         ) from None
-    finally:
-        context.uninstall(token)
-    g["FUEL"] = context.FUEL_CHUNK
 
 
 def _check_constants(m: ComponentMeta, table: Mapping[str, object]) -> None:

@@ -12,6 +12,10 @@ private tool is only named by the prelude namespaces it is reserved for. Program
 in the environment resolve `ns/name` to its exports (arity-checked before anything runs),
 cannot call private tools, cannot define into a prelude namespace, and see the prelude in
 `dir`/`doc`/`apropos`/`export-meta`/`source`.
+
+With `mode="isolated"` the runs execute in worker processes (`ptc_runtime.worker`): the
+host still compiles every program; the linked bundle is shipped to each worker once, as
+its `Bundle.package()`, and the exports run there, their tool calls proxied back here.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 from ptc_compiler.analyzer import AnalysisEnv, analyze
@@ -36,8 +41,34 @@ from ptc_runtime import seam
 from ptc_runtime.errors import PtcError
 from ptc_runtime.executor import GENERATED_FILENAME
 from ptc_runtime.limits import DEFAULT_LIMITS, Limits
+from ptc_runtime.worker.prelude import PreludePackage
 
 _COMPILE_CACHE = 256
+
+
+@dataclass(frozen=True)
+class ShippedProgram:
+    """A program compiled in an isolated environment: code plus the prelude it needs.
+
+    The worker pool ships `prelude` to a worker before the first run that needs it."""
+
+    program: Any  # ptc_compiler.api.Program
+    prelude: PreludePackage
+
+    @property
+    def code(self) -> CodeType:
+        code: CodeType = self.program.code
+        return code
+
+    @property
+    def fn_names(self) -> Mapping[str, str]:
+        names: Mapping[str, str] = self.program.fn_names
+        return names
+
+    @property
+    def defines(self) -> frozenset[str]:
+        defines: frozenset[str] = self.program.defines
+        return defines
 
 
 @dataclass(frozen=True)
@@ -97,13 +128,10 @@ class Environment:
         cache_dir: CacheDir = None,
         progress: Progress | None = None,
         mode: seam.Mode = "in-process",
+        pool_size: int = 2,
     ) -> None:
-        if mode != "in-process":
-            raise PreludeError(
-                "unsupported",
-                "preludes run in-process only for now (isolated workers do not receive "
-                "prelude code yet)",
-            )
+        if mode not in ("in-process", "isolated"):
+            raise ValueError("mode must be 'in-process' or 'isolated'")
         if isinstance(preludes, Bundle):
             self.bundle = preludes
         else:
@@ -128,7 +156,15 @@ class Environment:
         )
         self._cache: OrderedDict[tuple[str, frozenset[str]], Any] = OrderedDict()
         self._lock = threading.Lock()
-        self.runtime = seam.Runtime(self._compile_for_seam, limits=limits or DEFAULT_LIMITS)
+        self.mode: seam.Mode = mode
+        # Built before any worker starts, so a bundle too large to ship fails here.
+        self._package = self.bundle.package() if mode == "isolated" else None
+        self.runtime = seam.Runtime(
+            self._compile_for_seam,
+            mode=mode,
+            limits=limits or DEFAULT_LIMITS,
+            pool_size=pool_size,
+        )
 
     # -- attach -----------------------------------------------------------------
 
@@ -203,7 +239,10 @@ class Environment:
     def _compile_for_seam(
         self, source: str, tools: frozenset[str] | None, user_names: frozenset[str]
     ) -> Any:
-        return self.compile(source, user_names)
+        program = self.compile(source, user_names)
+        if self._package is not None:
+            return ShippedProgram(program, self._package)
+        return program
 
     def run(
         self,
@@ -215,7 +254,10 @@ class Environment:
         state_owner: object | None = None,
         cancel: Any = None,
     ) -> Any:
-        """Run `source` here; `data` (if given) is merged over the environment's data."""
+        """Run `source` here; `data` (if given) is merged over the environment's data.
+
+        In-process the value is the PTC value; isolated, its JSON projection (as for
+        `ptc_compiler.run`)."""
         from ptc_compiler.api import result_of
 
         spec = self._spec(source, data, timeout_ms, max_steps, state_owner, cancel)
@@ -260,10 +302,12 @@ class Environment:
             timeout_ms=self.timeout_ms if timeout_ms is ... else timeout_ms,  # type: ignore[arg-type]
             cancel=cancel,
             state_owner=state_owner,
-            discard_completion=True,
+            # In-process the native value is returned; a worker must send the projection.
+            discard_completion=self.mode == "in-process",
             max_steps=max_steps or self.max_steps,
         )
-        return replace(self.runtime.resolve(request), native=True)
+        spec = self.runtime.resolve(request)
+        return replace(spec, native=True) if self.mode == "in-process" else spec
 
     # -- inventory ----------------------------------------------------------------------
 

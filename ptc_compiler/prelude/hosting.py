@@ -14,24 +14,31 @@ from typing import Any
 
 from ptc_compiler.prelude.environment import Environment
 from ptc_compiler.prelude.load import PreludeItem, bundle_fingerprint
+from ptc_runtime.seam import Mode
 
-_ENVS: OrderedDict[tuple[str, tuple[tuple[str, int], ...]], Environment] = OrderedDict()
+_ENVS: OrderedDict[tuple[str, tuple[tuple[str, int], ...], str], Environment] = OrderedDict()
 _LOCK = threading.Lock()
 MAX_ENVIRONMENTS = 16
 
 
 def environment_for(
-    preludes: Sequence[PreludeItem], tools: Mapping[str, Callable[..., Any]] | None
+    preludes: Sequence[PreludeItem],
+    tools: Mapping[str, Callable[..., Any]] | None,
+    mode: Mode = "in-process",
 ) -> Environment:
-    """The cached environment of these preludes and tools (created on first use)."""
+    """The cached environment of these preludes, tools and mode (created on first use)."""
     tools = dict(tools or {})
-    key = (bundle_fingerprint(list(preludes)), tuple(sorted((n, id(f)) for n, f in tools.items())))
+    key = (
+        bundle_fingerprint(list(preludes)),
+        tuple(sorted((n, id(f)) for n, f in tools.items())),
+        mode,
+    )
     with _LOCK:
         env = _ENVS.get(key)
         if env is not None:
             _ENVS.move_to_end(key)
             return env
-    env = Environment(list(preludes), tools=tools)
+    env = Environment(list(preludes), tools=tools, mode=mode)
     with _LOCK:
         _ENVS[key] = env
         while len(_ENVS) > MAX_ENVIRONMENTS:
@@ -54,9 +61,10 @@ def run_with_preludes(
         raise TypeError(
             f"run option(s) not available with preludes: {', '.join(sorted(unknown))}"
         )
-    if options.get("mode", "in-process") != "in-process":
-        raise ValueError("preludes run in-process only for now")
-    env = environment_for(preludes, tools)
+    mode = options.get("mode", "in-process")
+    if mode not in ("in-process", "isolated"):
+        raise ValueError("mode must be 'in-process' or 'isolated'")
+    env = environment_for(preludes, tools, mode)
     return env.run(
         source,
         data=data,

@@ -7,7 +7,8 @@ hoisted `rt_export("key|ns/name")`. Component modules get the helpers that wrap 
 exports (`rt_pexport`, `rt_signed_export`).
 
 The registry holds bundles weakly: an `Environment` (or a compiled `Program`) keeps its
-bundle alive, and a key of a bundle nobody holds any more resolves to nothing.
+bundle alive, and a key of a bundle nobody holds any more resolves to nothing. An isolated
+worker registers a loaded prelude only for the runs compiled against it (`unregister`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,13 @@ def register(bundle: Linked) -> Linked:
             return found
         _registry[bundle.key] = bundle
         return bundle
+
+
+def unregister(bundle: Linked) -> None:
+    """Stop resolving `bundle`'s key (an isolated worker between runs); others are kept."""
+    with _lock:
+        if _registry.get(bundle.key) is bundle:
+            del _registry[bundle.key]
 
 
 def lookup(key: str) -> Linked | None:

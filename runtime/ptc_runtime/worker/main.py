@@ -7,9 +7,12 @@ moves the protocol pipes off fds 0/1 (so nothing a program reaches can write
 protocol traffic), and says `ready`. If confinement cannot be established it says
 `unavailable` and exits. Each run gets RLIMIT_CPU = CPU used so far + its budget.
 
-Messages in: run, tool_result, cancel, release, exit. Out: ready, unavailable,
-tool_call, done. Tool calls block the calling program thread until the host
-answers; a reader thread dispatches answers and cancellations.
+Messages in: run, prelude, prelude_drop, tool_result, cancel, release, exit. Out:
+ready, unavailable, prelude_ok, prelude_failed, tool_call, done. Tool calls block the
+calling program thread until the host answers; a reader thread dispatches answers and
+cancellations. A `prelude` message carries a linked prelude bundle (see
+`ptc_runtime.worker.prelude`); the worker keeps it by digest until `prelude_drop`, and a
+run names the digests it was compiled against.
 """
 
 from __future__ import annotations
@@ -99,6 +102,7 @@ class Worker:
         self.calls = 0
         self.cancel: Any = None
         self.envs: dict[str, Any] = {}
+        self.preludes: dict[str, Any] = {}  # digest -> LoadedPrelude
 
     # -- reader thread --------------------------------------------------
 
@@ -119,8 +123,8 @@ class Worker:
                 elif op == "cancel":
                     if self.cancel is not None:
                         self.cancel.cancel()
-                elif op in ("run", "release"):
-                    self.runs.put(msg)
+                elif op in ("run", "release", "prelude", "prelude_drop"):
+                    self.runs.put(msg)  # in order: a run follows the prelude it needs
                 elif op == "exit":
                     break
         except (Closed, ProtocolError, OSError):
@@ -177,12 +181,86 @@ class Worker:
             if msg["op"] == "release":
                 self.envs.pop(str(msg.get("env")), None)
                 continue
+            if msg["op"] == "prelude_drop":
+                self.preludes.pop(str(msg.get("digest")), None)
+                continue
+            if msg["op"] == "prelude":
+                answer, fatal = self.load_prelude(msg)
+                self.chan.send(answer)
+                if fatal:
+                    os._exit(0)
+                continue
             reply, fatal = self.run(msg)
             self.chan.send_raw(reply)
             if fatal:
                 os._exit(0)
 
+    def load_prelude(self, msg: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        """Load a shipped prelude; answer `prelude_ok` or `prelude_failed` (fatal on OOM)."""
+        from ptc_runtime.errors import PtcError, bound_message
+        from ptc_runtime.worker.prelude import (
+            CONSTANT_SECONDS,
+            MAX_LOADED,
+            PackageError,
+            load_package,
+        )
+
+        digest = msg.get("digest")
+        answer: dict[str, Any] = {"op": "prelude_failed", "digest": digest}
+        if type(digest) is not str:
+            answer["digest"] = ""
+            answer["reason"] = "malformed prelude package (digest)"
+            return answer, False
+        set_cpu_budget(CONSTANT_SECONDS * 1000, self.limits.worker_cpu_seconds)
+        try:
+            if digest not in self.preludes:
+                if len(self.preludes) >= MAX_LOADED:
+                    raise PackageError("too many preludes loaded in this worker")
+                got, loaded = load_package(msg)
+                self.preludes[got] = loaded
+        except MemoryError:
+            answer["reason"] = "out of memory while loading the prelude"
+            return answer, True
+        except PackageError as exc:
+            answer["reason"] = bound_message(str(exc), 300)
+            return answer, False
+        except PtcError as exc:
+            answer["reason"] = bound_message(f"a constant failed: {exc.message}", 300)
+            return answer, False
+        except RecursionError:
+            answer["reason"] = "a constant recursed too deeply"
+            return answer, False
+        except Exception as exc:  # return/fail signals, Python-level failures of constants
+            answer["reason"] = f"a constant failed ({type(exc).__name__})"
+            return answer, False
+        return {"op": "prelude_ok", "digest": digest}, False
+
     def run(self, msg: dict[str, Any]) -> tuple[bytes, bool]:
+        """One run, with the preludes it was compiled against resolvable only meanwhile."""
+        from ptc_runtime import prelude as rt_prelude
+        from ptc_runtime.errors import PtcError
+
+        wanted = msg.get("preludes") or []
+        if type(wanted) is not list:
+            wanted = [None]
+        found = [self.preludes.get(d) if type(d) is str else None for d in wanted]
+        loaded = [p for p in found if p is not None]
+        if len(loaded) != len(found):
+            ctx = _Bare()
+            err = PtcError(
+                "prelude_unavailable", "the prelude of this run is not loaded in the worker",
+                kind="sandbox-unavailable",
+            )
+            return self.reply(msg, ctx, None, err, ""), False
+        for p in loaded:
+            rt_prelude.register(p)
+        try:
+            return self._run(msg)
+        finally:
+            for p in loaded:
+                rt_prelude.unregister(p)
+
+    def _run(self, msg: dict[str, Any]) -> tuple[bytes, bool]:
         from ptc_runtime.context import CancelToken, RunContext
         from ptc_runtime.convert import from_host
         from ptc_runtime.errors import OutOfMemory, PtcError
@@ -298,6 +376,13 @@ class Worker:
             return dumps(out)
 
 
+class _Bare:
+    """The output and steps of a run that never started."""
+
+    output: tuple[str, ...] = ()
+    steps_used = 0
+
+
 def _failure_json(f: Any) -> dict[str, Any]:
     d = {
         "kind": f.kind,
@@ -322,11 +407,17 @@ def main() -> None:
     os.dup2(null, 1)
     os.close(null)
     sys.stdout = open(os.devnull, "w")
-    chan = Channel(rfd, wfd, int(limits.get("protocol_bytes", 4_000_000)))
+    from ptc_runtime.worker.prelude import MAX_PACKAGE_BYTES
+
+    # Host -> worker lines: the host is trusted; the cap only bounds a confused sender.
+    # Prelude packages may be larger than an ordinary message.
+    cap = max(int(limits.get("protocol_bytes", 4_000_000)), MAX_PACKAGE_BYTES)
+    chan = Channel(rfd, wfd, cap)
     try:
         # Import everything a run needs before confinement (and before the first run).
         from ptc_runtime import builtins as _b  # noqa: F401
         from ptc_runtime import executor, seam  # noqa: F401
+        from ptc_runtime import prelude as _p  # noqa: F401
 
         executor.base_globals()
         confine(limits)

@@ -8,6 +8,12 @@ deadline itself: a worker that has not answered by deadline + grace is killed
 (`timeout`), one that dies is reported (`worker-exit`) and replaced, malformed
 traffic is `protocol` (and the worker is killed), and a cancel token asks the worker
 to stop and kills it if it does not (`abort`).
+
+Preludes: a compiled program may carry `.prelude`, a `PreludePackage` (the linked bundle
+it was compiled against, see `ptc_runtime.worker.prelude`). Each worker records which
+packages it holds; a package is shipped once per worker, before the first run that needs
+it, and the host waits for the worker's `prelude_ok` (outside the run's deadline, as
+linking happens outside a run in-process). Later runs name only its digest.
 """
 
 from __future__ import annotations
@@ -22,12 +28,14 @@ import sys
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ptc_runtime.bindings import BindingRejection, call_host, rejection
 from ptc_runtime.errors import KINDS, PtcError, bound_message
 from ptc_runtime.limits import Limits
+from ptc_runtime.worker.prelude import CONSTANT_SECONDS, MAX_LOADED, PreludePackage
 from ptc_runtime.worker.protocol import Closed, LineReader, ProtocolError, dumps, loads
 
 _SAFE_ENV = {
@@ -67,6 +75,8 @@ class Proc:
         self.wlock = threading.Lock()
         self.ready = False
         self.env_keys: set[str] = set()
+        #: digests of the prelude packages this worker holds, least recently used first
+        self.preludes: OrderedDict[str, None] = OrderedDict()
 
     def wait_ready(self, timeout: float) -> None:
         try:
@@ -86,7 +96,9 @@ class Proc:
         return self.p.poll() is None
 
     def send(self, msg: dict[str, Any]) -> None:
-        data = dumps(msg)
+        self.send_raw(dumps(msg))
+
+    def send_raw(self, data: bytes) -> None:
         with self.wlock:
             assert self.p.stdin is not None
             self.p.stdin.write(data)
@@ -245,6 +257,18 @@ class WorkerPool:
                     env.proc = proc
         except Unavailable as exc:
             return fail("sandbox-unavailable", "sandbox_unavailable", str(exc))
+        needed = _packages(compiled)
+        if init is not None and not (retained and env.initialized):
+            needed += [p for p in _packages(init) if p not in needed]
+        for pkg in needed:
+            problem = self._ensure_prelude(proc, pkg, spec)
+            if problem is not None:
+                kind, code, message, lost = problem
+                if lost:
+                    self._lost(proc, env, retained)
+                elif not retained:
+                    self.give_back(proc)
+                return fail(kind, code, message)
         msg: dict[str, Any] = {
             "op": "run",
             "id": uuid.uuid4().hex,
@@ -257,6 +281,8 @@ class WorkerPool:
             "discard": spec.discard_completion,
             "env": env.key if retained else None,
         }
+        if needed:
+            msg["preludes"] = [p.digest for p in needed]
         if init is not None and not (retained and env.initialized):
             msg["init"] = {
                 "code": base64.b64encode(marshal.dumps(init.code)).decode("ascii"),
@@ -343,6 +369,68 @@ class WorkerPool:
             elif not retained:
                 self.give_back(proc)
             return result
+
+    def _ensure_prelude(
+        self, proc: Proc, pkg: PreludePackage, spec: Any
+    ) -> tuple[str, str, str, bool] | None:
+        """Ship `pkg` to `proc` unless it holds it; None, or (kind, code, message, lost).
+
+        Loading is bounded by the constants' budget plus the grace period, not by the
+        run's deadline. The answer is untrusted worker traffic, validated like any other.
+        """
+        if pkg.digest in proc.preludes:
+            proc.preludes.move_to_end(pkg.digest)
+            return None
+        try:
+            while len(proc.preludes) >= MAX_LOADED:
+                old, _ = proc.preludes.popitem(last=False)
+                proc.send({"op": "prelude_drop", "digest": old})
+            proc.send_raw(pkg.line)
+        except (OSError, ValueError):
+            return "worker-exit", "worker_exit", "the worker exited before the run started", True
+        until = time.monotonic() + CONSTANT_SECONDS + self.limits.kill_grace_ms / 1000.0
+        while True:
+            if spec.cancel is not None and spec.cancel.cancelled:
+                return "abort", "abort", "run cancelled (worker stopped)", True
+            left = until - time.monotonic()
+            if left <= 0:
+                return (
+                    "sandbox-unavailable",
+                    "prelude_load_failed",
+                    "the worker did not load the prelude in time; it was replaced",
+                    True,
+                )
+            try:
+                line = proc.reader.read_line(min(left, 0.05))
+            except Closed:
+                return (
+                    "worker-exit",
+                    "worker_exit",
+                    "the worker died while loading the prelude; it was replaced",
+                    True,
+                )
+            except ProtocolError as exc:
+                return "protocol", "protocol", str(exc), True
+            if line is None:
+                continue
+            try:
+                reply = loads(line)
+            except ProtocolError as exc:
+                return "protocol", "protocol", f"the worker sent {exc}", True
+            op = reply.get("op")
+            if op not in ("prelude_ok", "prelude_failed") or reply.get("digest") != pkg.digest:
+                return "protocol", "protocol", "the worker sent an unexpected message", True
+            if op == "prelude_ok":
+                proc.preludes[pkg.digest] = None
+                return None
+            reason = reply.get("reason")
+            why = bound_message(reason, 300) if isinstance(reason, str) else "unknown reason"
+            return (
+                "sandbox-unavailable",
+                "prelude_load_failed",
+                f"the isolated worker could not load the prelude: {why}",
+                False,
+            )
 
     def _lost(self, proc: Proc, env: Any, retained: bool) -> None:
         if retained:
@@ -458,6 +546,12 @@ class WorkerPool:
                 error(rej.code, rej.message, details=getattr(rej, "details", None))
 
         self.tools.submit(work)
+
+
+def _packages(compiled: Any) -> list[PreludePackage]:
+    """The prelude package a compiled program carries (`.prelude`), as a list."""
+    pkg = getattr(compiled, "prelude", None)
+    return [pkg] if isinstance(pkg, PreludePackage) else []
 
 
 class _RunState:
