@@ -20,7 +20,10 @@ result contract, the capability-call ledger and the counters.
 
 from __future__ import annotations
 
+import math
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -66,6 +69,80 @@ class AgentError(Exception):
 
 class _Terminal(Exception):
     """Raised inside the workflow by a trusted reporter; the entry raises the recorded error."""
+
+
+@dataclass(frozen=True)
+class HostLimits:
+    """Kernel limits of one agent run; agent configuration never raises them (seed 001).
+
+    `subordinate_evaluations`: mission evaluations the whole run may start (all loops
+    together); None = unbounded. `evaluation_admission_timeout_ms`: how long an evaluation
+    waits for the run's single evaluation lease. `run_timeout_ms`: the run deadline, which
+    also bounds every admission wait and evaluation; None = none.
+    `workflow_capability_calls`: model requests the whole run may make; None = unbounded.
+    """
+
+    subordinate_evaluations: int | None = None
+    evaluation_admission_timeout_ms: float = 10_000
+    run_timeout_ms: float | None = None
+    workflow_capability_calls: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("subordinate_evaluations", "workflow_capability_calls"):
+            v = getattr(self, name)
+            if v is not None and (type(v) is not int or v < 0):
+                raise ValueError(f"HostLimits.{name} must be a non-negative integer or None")
+        for name in ("evaluation_admission_timeout_ms", "run_timeout_ms"):
+            v = getattr(self, name)
+            if v is None and name == "run_timeout_ms":
+                continue
+            number = isinstance(v, int | float) and not isinstance(v, bool)
+            if not number or not math.isfinite(v) or v <= 0:
+                raise ValueError(f"HostLimits.{name} must be a positive finite number")
+
+
+class EvaluationLease:
+    """The run's single subordinate-evaluation lease, granted in FIFO order.
+
+    Agent loops under `pmap`/`pcalls` call the host from several threads: their model
+    calls overlap, but mission evaluations share one retained state owner, so they are
+    admitted one at a time, in arrival order. `threading.Lock` promises no order, hence a
+    queue of events; `release` hands the lease straight to the oldest waiter.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held = False
+        self._queue: deque[threading.Event] = deque()
+
+    @property
+    def waiting(self) -> int:
+        """Threads currently queued for the lease."""
+        with self._lock:
+            return len(self._queue)
+
+    def acquire(self, timeout: float | None) -> bool:
+        """Wait at most `timeout` seconds (None: forever); True when the lease is ours."""
+        with self._lock:
+            if not self._held and not self._queue:
+                self._held = True
+                return True
+            turn = threading.Event()
+            self._queue.append(turn)
+        granted = turn.wait(None if timeout is None else max(0.0, timeout))
+        with self._lock:
+            # `release` may have handed us the lease just after the wait timed out.
+            if granted or turn.is_set():
+                return True
+            self._queue.remove(turn)
+            return False
+
+    def release(self) -> None:
+        with self._lock:
+            if self._queue:
+                self._queue.popleft().set()  # the lease passes on without becoming free
+            else:
+                self._held = False
 
 
 @dataclass
@@ -161,10 +238,18 @@ class AgentHost:
         router: ModelRouter,
         missions: Mapping[str, Mission],
         contract: SigType | None = None,
+        limits: HostLimits | None = None,
     ) -> None:
         self.router = router
         self.mission_specs = dict(missions)
         self.contract = contract
+        self.limits = limits or HostLimits()
+        self.lease = EvaluationLease()
+        run_ms = self.limits.run_timeout_ms
+        self.deadline = None if run_ms is None else time.monotonic() + run_ms / 1000.0
+        self.model_calls = 0
+        #: host-recorded limit refusals, so a reported limit failure can be checked (anti-forgery)
+        self.refusals: list[str] = []
         self._missions: dict[str, _MissionRuntime] = {}
         self._lock = threading.Lock()
         self.events: list[dict[str, Any]] = []
@@ -220,6 +305,9 @@ class AgentHost:
     # -- capabilities ----------------------------------------------------------------
 
     def llm_request(self, args: Any) -> dict[str, Any]:
+        refusal = self._capability_quota(args)
+        if refusal is not None:
+            return refusal
         try:
             envelope = self.router.llm_request(args)
         except ProviderError:  # pragma: no cover - llm_request returns these as data
@@ -228,8 +316,34 @@ class AgentHost:
             self.crash = exc
             raise
         if envelope.get("status") != "ok":
-            self.provider_failures.append(envelope)
+            with self._lock:
+                self.provider_failures.append(envelope)
         return envelope
+
+    def _capability_quota(self, args: Any) -> dict[str, Any] | None:
+        """The global model-call quota (`workflow_capability_calls`), a named refusal."""
+        limit = self.limits.workflow_capability_calls
+        with self._lock:
+            if limit is None or self.model_calls < limit:
+                self.model_calls += 1
+                return None
+            envelope: dict[str, Any] = {
+                "status": "error",
+                "kind": "limit_exceeded",
+                "reason": "capability_quota",
+                "retryable?": False,
+                "details": {
+                    "limit": "workflow_capability_calls",
+                    "name": "llm-request",
+                    "limit_value": limit,
+                },
+            }
+            requested = args.get("model") if isinstance(args, Mapping) else None
+            alias = requested if isinstance(requested, str) else self.router.default
+            if alias is not None:
+                envelope["model"] = alias
+            self.provider_failures.append(envelope)
+            return envelope
 
     def render_api(self, args: Any) -> dict[str, Any]:
         name = args.get("mission") if isinstance(args, Mapping) else None
@@ -249,9 +363,59 @@ class AgentHost:
             self._fail("mission_unavailable", "unknown mission", {"cause": "unknown_mission"})
         assert rt is not None
         obs_chars = int(args.get("observation_chars") or 2048)
-        self.evaluations += 1
+        refused = self._admit()
+        if refused is not None:
+            return refused
+        try:
+            budget = rt.mission.timeout_ms
+            left = self._remaining()
+            if left is not None:
+                budget = left * 1000.0 if budget is None else min(budget, left * 1000.0)
+            return self._evaluate(rt, str(args.get("source")), obs_chars, budget)
+        finally:
+            self.lease.release()
+
+    def _remaining(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def _admit(self) -> dict[str, Any] | None:
+        """Take the evaluation lease (FIFO), or the refusal the loop turns into a failure.
+
+        Refusals never spend a turn: the loop fails the workflow on them at once.
+        """
+        if self._evaluations_spent():
+            return self._refusal("limit_exceeded", "subordinate_evaluations")
+        wait = self.limits.evaluation_admission_timeout_ms / 1000.0
+        left = self._remaining()
+        by_deadline = left is not None and left <= wait
+        if left is not None and left <= 0:
+            return self._refusal("limit_exceeded", "deadline")
+        if not self.lease.acquire(min(wait, left) if left is not None else wait):
+            if by_deadline:
+                return self._refusal("limit_exceeded", "deadline")
+            return self._refusal("busy", "admission_timeout")
+        if self._evaluations_spent():  # another loop took the last one while we waited
+            self.lease.release()
+            return self._refusal("limit_exceeded", "subordinate_evaluations")
+        with self._lock:
+            self.evaluations += 1
+        return None
+
+    def _evaluations_spent(self) -> bool:
+        limit = self.limits.subordinate_evaluations
+        with self._lock:
+            return limit is not None and self.evaluations >= limit
+
+    def _refusal(self, outcome: str, reason: str) -> dict[str, Any]:
+        with self._lock:
+            self.refusals.append(reason)
+        return {"outcome": outcome, "reason": reason, "retryable?": False}
+
+    def _evaluate(
+        self, rt: _MissionRuntime, source: str, obs_chars: int, budget: float | None
+    ) -> dict[str, Any]:
         rt.ledger.clear()
-        result = rt.run_env.run(str(args.get("source")), state_owner=rt.owner)
+        result = rt.run_env.run(source, state_owner=rt.owner, timeout_ms=budget)
         calls = list(rt.ledger)
         safe = all(c.effect == "read" for c in calls)
         ev: dict[str, Any] = {
@@ -284,12 +448,14 @@ class AgentHost:
 
     def _keep(self, value: Any) -> dict[str, Any]:
         """The JSON projection the loop sees, and a reference to the native value."""
-        self.values.append(value)
+        with self._lock:
+            self.values.append(value)
+            ref = len(self.values) - 1
         try:
             projected = to_json_value(value)
         except Exception:
             projected = pr_str(value, 256)
-        return {"value": projected, "value_ref": len(self.values) - 1}
+        return {"value": projected, "value_ref": ref}
 
     def native(self, ref: Any) -> Any:
         return self.values[ref] if isinstance(ref, int) and 0 <= ref < len(self.values) else None
@@ -330,11 +496,13 @@ class AgentHost:
         }
 
     def count_protocol_error(self, args: Any) -> bool:
-        self.protocol_errors += 1
+        with self._lock:
+            self.protocol_errors += 1
         return True
 
     def annotate(self, args: Any) -> bool:
-        self.events.append({"type": "agent-action", "data": dict(args)})
+        with self._lock:
+            self.events.append({"type": "agent-action", "data": dict(args)})
         return True
 
     def report_failure(self, args: Any) -> None:
@@ -342,6 +510,16 @@ class AgentHost:
         code = str(payload.pop("code", "workflow_error"))
         if code == "result_contract_failed":
             payload["violations"] = list(self._last_violations)
+        if code == "evaluation_unavailable":
+            reason = payload.get("reason")
+            if reason not in self.refusals:  # only a refusal this host made may be reported
+                self._fail("workflow_error", "unrecorded evaluation refusal reported", {})
+            if reason == "subordinate_evaluations":
+                code = "runtime_limit_exceeded"
+                payload = {
+                    "limit": "subordinate_evaluations",
+                    "value": self.limits.subordinate_evaluations,
+                }
         if code == "llm_provider_failed":
             envelope = payload.get("envelope")
             if not any(envelope == f for f in self.provider_failures):  # anti-forgery
@@ -380,6 +558,11 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
         limit = p.get("limit")
         if limit == "agent_turns":
             return f"agent_turns limit of {p.get('value')} reached (reason: {p.get('reason')})"
+        if limit == "subordinate_evaluations":
+            return (
+                f"subordinate_evaluations limit of {p.get('value')} reached; raise the host's "
+                "subordinate_evaluations ceiling, or reduce agent turns or parallel agent loops"
+            )
         return f"{limit} limit of {p.get('value')} exceeded"
     if code == "mission_unavailable":
         return f"mission {_bounded(str(p.get('mission')), 64)!r} is unavailable"
@@ -387,6 +570,13 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
         return f"no contract-valid result after {p.get('agent_turns')} turns"
     if code in ("llm_provider_failed", "capability_quota_exceeded"):
         return f"{p.get('kind')}/{p.get('reason')} (model {p.get('model')})"
+    if code == "evaluation_unavailable":
+        why = {
+            "admission_timeout": "the evaluation lease was not granted within "
+            "evaluation_admission_timeout_ms",
+            "deadline": "the run deadline passed before the evaluation was admitted",
+        }.get(str(p.get("reason")), str(p.get("reason")))
+        return f"mission evaluation unavailable: {why}"
     if code == "model_output_truncated":
         return f"model output truncated without a usable action (model {p.get('alias')})"
     return code

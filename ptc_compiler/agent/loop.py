@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from ptc_compiler.agent.host import TOOL_OWNERS, AgentError, AgentHost, Mission, contract_type
+from ptc_compiler.agent.host import (
+    TOOL_OWNERS,
+    AgentError,
+    AgentHost,
+    HostLimits,
+    Mission,
+    contract_type,
+)
 from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
 from ptc_compiler.prelude import Environment
 from ptc_compiler.prelude.component import source_hash
@@ -138,6 +145,7 @@ def _run(
     missions: Mapping[str, Mission] | None,
     timeout_ms: float | None,
     cache_dir: CacheDir,
+    limits: HostLimits | None = None,
 ) -> tuple[Any, AgentHost]:
     if not isinstance(task, str):
         raise TypeError("task must be a string")
@@ -151,7 +159,7 @@ def _run(
         )
     }
     all_missions.update(missions or {})
-    host = AgentHost(the_router, all_missions, contract_type(signature))
+    host = AgentHost(the_router, all_missions, contract_type(signature), limits)
     env: Environment | None = None
     try:
         env = _workflow(host, cache_dir)
@@ -194,6 +202,7 @@ def run_outcome(
     missions: Mapping[str, Mission] | None = None,
     timeout_ms: float | None = 5000,
     cache_dir: CacheDir = None,
+    limits: HostLimits | None = None,
 ) -> Outcome:
     """Run the agent loop; completion and model-attributable failure come back as `Outcome`.
 
@@ -201,6 +210,8 @@ def run_outcome(
     `signature` is the result contract (a type such as `"{total :int}"` or a signature);
     with it, each returned candidate is validated and corrected while turns remain.
     `tools`, `data` and `preludes` form the `default` mission; `missions` adds named ones.
+    `limits` holds the run's kernel limits (`HostLimits`: subordinate evaluations, model
+    calls, evaluation admission wait, run deadline).
     Host failures (invalid config, transcript limit, truncation, contract exhaustion,
     unknown mission) raise `AgentError`; a crashing provider's exception propagates.
     """
@@ -218,6 +229,7 @@ def run_outcome(
         missions=missions,
         timeout_ms=timeout_ms,
         cache_dir=cache_dir,
+        limits=limits,
     )
     status = _keyword_name(_get(value, "status"))
     returned = _get(value, "value")
@@ -250,6 +262,7 @@ def run_value(
     missions: Mapping[str, Mission] | None = None,
     timeout_ms: float | None = 5000,
     cache_dir: CacheDir = None,
+    limits: HostLimits | None = None,
 ) -> Any:
     """The application value, or `AgentError` (seed `run-value` / `run-result-value`)."""
     entry = "agent.core/run-result-value" if signature is not None else "agent.core/run-value"
@@ -266,6 +279,7 @@ def run_value(
         missions=missions,
         timeout_ms=timeout_ms,
         cache_dir=cache_dir,
+        limits=limits,
     )
     # The loop completes only on an accepted return: the last returned candidate, native.
     return host.last_returned

@@ -1,0 +1,86 @@
+"""`run_workflow`: a trusted PTC-Lisp workflow program over the shipped agent library.
+
+`run_outcome`/`run_value` run one agent loop. A workflow program composes several: it runs
+in the same trusted environment as the loop (the agent preludes and the private host
+tools), so it may call `agent.core/run-value`, `run-outcome`, ... directly, and run loops
+side by side with `pcalls`/`pmap`. Their model calls overlap; their mission evaluations are
+admitted one at a time, in arrival order, through the run's single evaluation lease
+(`host.EvaluationLease`), each wait bounded by `HostLimits.evaluation_admission_timeout_ms`
+and the run deadline.
+
+    (pcalls #(agent.core/run-value "Summarise the EU orders." {"model" "fast"})
+            #(agent.core/run-value "Summarise the US orders." {"model" "fast"}))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ptc_compiler.agent.host import AgentError, AgentHost, HostLimits, Mission, contract_type
+from ptc_compiler.agent.loop import _router, _workflow
+from ptc_compiler.agent.providers import ModelRouter
+from ptc_compiler.prelude import Environment
+from ptc_compiler.prelude.load import CacheDir
+from ptc_compiler.signatures import Signature, SigType
+
+
+def run_workflow(
+    program: str,
+    *,
+    inputs: Mapping[str, Any] | None = None,
+    tools: Mapping[str, Callable[..., Any]] | None = None,
+    model: Any = None,
+    router: ModelRouter | None = None,
+    signature: str | Signature | SigType | None = None,
+    data: Mapping[str, Any] | None = None,
+    preludes: Sequence[Any] = (),
+    missions: Mapping[str, Mission] | None = None,
+    timeout_ms: float | None = 5000,
+    limits: HostLimits | None = None,
+    cache_dir: CacheDir = None,
+) -> Any:
+    """Run `program` as the trusted workflow; return its value or raise `AgentError`.
+
+    `inputs` become the workflow's `data/<name>`; `tools`, `data` and `preludes` form the
+    `default` mission the loops evaluate in (`missions` adds named ones); `model`/`router`,
+    `signature` and `timeout_ms` are as for `run_outcome`. All loops of the program share
+    one `AgentHost`: one router (and its `max_calls`), one evaluation lease, the `limits`.
+    A `fail` of the workflow raises `AgentError("workflow_failed")` with the failure value.
+    """
+    if not isinstance(program, str):
+        raise TypeError("run_workflow: program must be a string")
+    the_router, alias = _router(model, router)
+    if alias is not None:
+        raise TypeError("run_workflow: an alias name needs router=")
+    all_missions = {
+        "default": Mission(
+            tools=dict(tools or {}), data=data, preludes=preludes, timeout_ms=timeout_ms
+        )
+    }
+    all_missions.update(missions or {})
+    host = AgentHost(the_router, all_missions, contract_type(signature), limits)
+    env: Environment | None = None
+    try:
+        env = _workflow(host, cache_dir)
+        result = env.run(program, data=dict(inputs or {}))
+    finally:
+        if env is not None:
+            env.close()
+        host.close()
+        if router is None:
+            the_router.close()
+    if host.crash is not None:
+        raise host.crash
+    if host.failure is not None:
+        raise host.failure
+    if result.outcome == "fail":
+        raise AgentError("workflow_failed", "the workflow called fail", {"value": result.value})
+    if not result.ok:
+        err = result.error
+        message = err.message if err is not None else "the workflow failed"
+        raise AgentError("workflow_error", message, {"code": err.code if err else None})
+    return result.value
+
+
+__all__ = ["run_workflow"]
