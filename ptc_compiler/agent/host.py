@@ -15,6 +15,7 @@ result contract, the capability-call ledger and the counters.
 | `kernel-validate-result` | check a returned candidate against the result contract |
 | `kernel-protocol-error` | count an agent protocol error |
 | `kernel-annotate` | record one `agent-action` event per model turn |
+| `kernel-check-source` | terminal-only phases: is the program one top-level `return`/`fail`? |
 | `kernel-failure` | trusted terminal report: records an `AgentError`, ends the workflow |
 """
 
@@ -29,10 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ptc_compiler.agent.providers import ModelRouter, ProviderError
+from ptc_compiler.forms import ListForm, Symbol
 from ptc_compiler.prelude import Environment
+from ptc_compiler.reader import read
 from ptc_compiler.signatures import Signature, SigType, parse, parse_type, validate_value
 from ptc_compiler.tools import Tool
 from ptc_runtime.convert import to_json_value
+from ptc_runtime.errors import PtcError
 from ptc_runtime.printer import pr_str
 
 CORE_NS: Final = "agent.core"
@@ -43,6 +47,7 @@ TOOL_OWNERS: Final[Mapping[str, str]] = {
     "kernel-render-api": "kernel",
     "kernel-validate-result": "kernel",
     "kernel-annotate": "kernel",
+    "kernel-check-source": "kernel",
     "kernel-protocol-error": CORE_NS,
     "kernel-failure": CORE_NS,
 }
@@ -277,6 +282,7 @@ class AgentHost:
             "kernel-validate-result": private(self.validate_result, "kernel-validate-result"),
             "kernel-protocol-error": private(self.count_protocol_error, "kernel-protocol-error"),
             "kernel-annotate": private(self.annotate, "kernel-annotate"),
+            "kernel-check-source": private(self.check_source, "kernel-check-source"),
             "kernel-failure": private(self.report_failure, "kernel-failure"),
         }
 
@@ -495,6 +501,21 @@ class AgentHost:
             "details": {"violations": violations, "violation_count": len(errors)},
         }
 
+    def check_source(self, args: Any) -> dict[str, Any]:
+        """Terminal-only phases (seed 001): parse the program, never run it, and accept it only
+        as exactly one top-level `(return ...)` or `(fail ...)` form."""
+        source = args.get("source") if isinstance(args, Mapping) else None
+        try:
+            forms = read(source if isinstance(source, str) else "")
+        except PtcError as exc:
+            return {"outcome": "invalid", "message": _bounded(exc.message, MESSAGE_LIMIT)}
+        only = forms[0] if len(forms) == 1 else None
+        head = only.items[0] if isinstance(only, ListForm) and only.items else None
+        if isinstance(head, Symbol) and head.ns is None and head.name in ("return", "fail"):
+            return {"outcome": "valid"}
+        found = "one other form" if len(forms) == 1 else f"{len(forms)} top-level forms"
+        return {"outcome": "invalid", "message": f"Found {found}."}
+
     def count_protocol_error(self, args: Any) -> bool:
         with self._lock:
             self.protocol_errors += 1
@@ -546,6 +567,10 @@ def _bounded(text: str, limit: int) -> str:
 def _message(code: str, p: Mapping[str, Any]) -> str:
     if code == "invalid_agent_config":
         reason = p.get("reason")
+        if reason == "invalid-task":
+            return f"the task must be a string, got {p.get('type')}"
+        if reason == "invalid-phases":
+            return f"phases {p.get('problem')}"
         if reason == "unknown-option":
             return f"unknown option {_bounded(str(p.get('option')), 64)!r}"
         if reason == "invalid-mission":
@@ -554,6 +579,8 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
         if "value" in p:
             return f"{head}, got {p['value']}"
         return f"{head}, got {p.get('type')}"
+    if code == "invalid_prompt":
+        return f"the agent.prompt policy returned an invalid value ({p.get('reason')})"
     if code == "runtime_limit_exceeded":
         limit = p.get("limit")
         if limit == "agent_turns":

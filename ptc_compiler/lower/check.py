@@ -190,25 +190,69 @@ def check_restricted(module: ast.Module) -> None:
 _CHECKER: type | None = None
 
 
+def _pass_through(self: Any, node: Any) -> Any:
+    """The body RestrictedPython gives the visitors of node kinds it allows unchanged."""
+    return self.node_contents_visit(node)
+
+
+#: Dispatch markers of `PolicyChecker`: a pass-through visitor on a node with no fields
+#: (nothing to do at all), or on a node with fields (only the traversal of its contents).
+_SKIP = "skip"
+_CONTENTS = "contents"
+
+
+def _is_pass_through(method: Any) -> bool:
+    """True if `method` is exactly `return self.node_contents_visit(node)` (same bytecode,
+    same names): such a visitor neither checks nor rewrites anything itself."""
+    code = getattr(method, "__code__", None)
+    ref = _pass_through.__code__
+    return (
+        code is not None
+        and code.co_code == ref.co_code
+        and code.co_names == ref.co_names
+        and code.co_argcount == ref.co_argcount
+    )
+
+
 def _policy_checker() -> type:
     """RestrictedPython's transformer (its `visit_*` policy methods and its rejection of
-    unknown node types unchanged) with a faster traversal: dispatch cached per node class,
-    fields read from the node's `__dict__`.
-    This check runs on every new program, so its traversal cost is compile latency."""
+    unknown node types unchanged) with a faster traversal.
+
+    This check runs on every new program, so its traversal cost is compile latency. Each
+    node class is resolved once to the visitor RestrictedPython would call (`visit_<Kind>`,
+    else its `generic_visit`, which rejects unknown kinds). Where that visitor is, by its
+    bytecode, a pure pass-through, calling it is provably the same as visiting the node's
+    contents directly, and for a node without fields (`Load`, `Add`, `Break`, ...) the same
+    as doing nothing: those calls are left out. Every other visitor is called as before.
+    """
     global _CHECKER
     if _CHECKER is not None:
         return _CHECKER
     from RestrictedPython.transformer import RestrictingNodeTransformer
 
+    dispatch: dict[type, Any] = {}
+
+    def resolve(kind: type) -> Any:
+        method = getattr(PolicyChecker, "visit_" + kind.__name__, None)
+        if method is None:
+            entry: Any = PolicyChecker.generic_visit  # RestrictedPython's rejection
+        elif _is_pass_through(method):
+            entry = _SKIP if not kind._fields else _CONTENTS  # type: ignore[attr-defined]
+        else:
+            entry = method
+        dispatch[kind] = entry
+        return entry
+
     class PolicyChecker(RestrictingNodeTransformer):
 
         def visit(self, node: ast.AST) -> Any:
-            method = self.__dict__.get("_bound", {}).get(type(node))
-            if method is None:
-                bound = self.__dict__.setdefault("_bound", {})
-                method = getattr(self, "visit_" + type(node).__name__, self.generic_visit)
-                bound[type(node)] = method
-            return method(node)
+            kind = type(node)
+            entry = dispatch.get(kind) or resolve(kind)
+            if entry is _SKIP:
+                return node
+            if entry is _CONTENTS:
+                return self.node_contents_visit(node)
+            return entry(self, node)
 
         # RestrictedPython's own `generic_visit` (reject node types it does not know) stays:
         # only the traversal its visitors delegate to is replaced.
@@ -221,7 +265,15 @@ def _policy_checker() -> type:
                     changed = False
                     for value in old:
                         if isinstance(value, ast.AST):
-                            replaced = self.visit(value)
+                            kind = type(value)
+                            entry = dispatch.get(kind) or resolve(kind)
+                            if entry is _SKIP:
+                                new.append(value)
+                                continue
+                            if entry is _CONTENTS:
+                                replaced = self.node_contents_visit(value)
+                            else:
+                                replaced = entry(self, value)
                             if replaced is not value:
                                 changed = True
                                 if replaced is None:
@@ -234,7 +286,14 @@ def _policy_checker() -> type:
                     if changed:
                         old[:] = new
                 elif isinstance(old, ast.AST):
-                    replaced = self.visit(old)
+                    kind = type(old)
+                    entry = dispatch.get(kind) or resolve(kind)
+                    if entry is _SKIP:
+                        continue
+                    if entry is _CONTENTS:
+                        replaced = self.node_contents_visit(old)
+                    else:
+                        replaced = entry(self, old)
                     if replaced is None:
                         delattr(node, field)
                     elif replaced is not old:

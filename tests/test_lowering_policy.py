@@ -1,0 +1,113 @@
+"""The RestrictedPython policy check with its faster traversal gives RestrictedPython's verdict.
+
+`check_restricted` resolves each node class once and leaves out calls of visitors that are
+pure pass-throughs. These tests compare it with RestrictedPython's unmodified transformer:
+same errors, same warnings, same rewritten tree, on generated programs and on code that
+must be rejected.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from pathlib import Path
+
+import pytest
+from RestrictedPython.transformer import RestrictingNodeTransformer
+
+from benchmarks.programs import THIRTY_LINES
+from ptc_compiler import api
+from ptc_compiler.lower import lower
+from ptc_compiler.lower.check import (
+    GeneratedCodeRejected,
+    _is_pass_through,
+    _policy_checker,
+    check_restricted,
+)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+PROGRAMS = [
+    THIRTY_LINES,
+    (EXAMPLES / "orders.clj").read_text(),
+    "(defn f ([x] (f x 1)) ([x y & more] (apply + x y more))) (f 2)",
+    "(loop [i 0 acc []] (if (< i 3) (recur (inc i) (conj acc i)) acc))",
+    "(let [{:keys [a b] :or {b 2}} {:a 1} [x & xs] [1 2 3]] (str a b x xs))",
+    "(for [x [1 2 3] :let [y (* x x)] :when (odd? x) :while (< y 20)] [x y])",
+    "(def once 1) (defonce twice 2) (or (and once nil) twice #\"a+\" *1)",
+    "(reduce (fn [acc x] (assoc acc x (inc (get acc x 0)))) {} [:a :b :a])",
+    "(map (fn [x] (fn [] x)) (range 3))",
+]
+
+
+def _verdicts(module: ast.Module, checker: type) -> tuple[list[str], list[str], str]:
+    errors: list[str] = []
+    warnings: list[str] = []
+    tree = checker(errors, warnings, {}).visit(module)
+    return errors, warnings, ast.dump(tree, include_attributes=True)
+
+
+@pytest.mark.parametrize("source", PROGRAMS)
+def test_generated_programs_get_restrictedpythons_exact_verdict(source: str) -> None:
+    module = lower(api.compile(source).ir).module
+    fast = _verdicts(copy.deepcopy(module), _policy_checker())
+    reference = _verdicts(copy.deepcopy(module), RestrictingNodeTransformer)
+    assert fast == reference
+    assert fast[0] == []  # and the verdict is: accepted
+
+
+class Unknown(ast.expr):
+    """A node kind RestrictedPython has never heard of, without fields (a would-be leaf)."""
+
+    _fields = ()
+
+
+REJECTED = [
+    "x.__class__",
+    "_y = 1",
+    "import os as _os",
+    "async def f():\n    await g()",
+    "match x:\n    case 1:\n        pass",
+    "def f():\n    nonlocal y",
+    "try:\n    pass\nexcept* E:\n    pass",
+    "f(*a, **k)\nexec('1')",
+]
+
+
+@pytest.mark.parametrize("source", REJECTED)
+def test_rejections_are_restrictedpythons(source: str) -> None:
+    module = ast.parse(source)
+    fast = _verdicts(copy.deepcopy(module), _policy_checker())
+    reference = _verdicts(copy.deepcopy(module), RestrictingNodeTransformer)
+    assert fast == reference
+    assert fast[0], "RestrictedPython rejects this"
+    with pytest.raises(GeneratedCodeRejected):
+        check_restricted(module)
+
+
+@pytest.mark.parametrize("where", ["statement", "list item", "field"])
+def test_unknown_fieldless_node_kind_is_rejected_not_skipped(where: str) -> None:
+    odd = Unknown()
+    if where == "statement":
+        module = ast.Module(body=[ast.Expr(value=odd)], type_ignores=[])
+    elif where == "list item":
+        module = ast.Module(
+            body=[ast.Expr(value=ast.List(elts=[ast.Constant(1), odd], ctx=ast.Load()))],
+            type_ignores=[],
+        )
+    else:
+        module = ast.Module(
+            body=[ast.Expr(value=ast.UnaryOp(op=ast.Not(), operand=odd))], type_ignores=[]
+        )
+    with pytest.raises(GeneratedCodeRejected, match="Unknown statements are not allowed"):
+        check_restricted(module)
+
+
+def test_pass_through_detection() -> None:
+    r = RestrictingNodeTransformer
+    assert _is_pass_through(r.visit_Load)
+    assert _is_pass_through(r.visit_If)
+    assert not _is_pass_through(r.visit_Name)  # checks and rewrites names
+    assert not _is_pass_through(r.visit_Subscript)  # rewrites to _getitem_
+    assert not _is_pass_through(r.visit_Nonlocal)  # rejects
+    assert not _is_pass_through(r.generic_visit)  # rejects unknown kinds
