@@ -111,3 +111,31 @@ def test_pass_through_detection() -> None:
     assert not _is_pass_through(r.visit_Subscript)  # rewrites to _getitem_
     assert not _is_pass_through(r.visit_Nonlocal)  # rejects
     assert not _is_pass_through(r.generic_visit)  # rejects unknown kinds
+
+
+def _expr_module(expr: ast.expr) -> ast.Module:
+    return ast.Module(body=[ast.Expr(value=expr)], type_ignores=[])
+
+
+@pytest.mark.parametrize(
+    ("module", "message"),
+    [
+        (_expr_module(ast.Name(id="v1_x", ctx=ast.Del())), "load or store"),
+        (_expr_module(ast.Constant(b"raw")), "constant of a disallowed type"),
+        (
+            _expr_module(ast.BinOp(left=ast.Constant(2), op=ast.Pow(), right=ast.Constant(3))),
+            "Pow is not allowed",
+        ),
+        (
+            _expr_module(ast.List(elts=[ast.Constant(1), Unknown()], ctx=ast.Load())),
+            "Unknown is not allowed",
+        ),
+        (_expr_module(ast.Name(id="os", ctx=ast.Load())), "outside the generated namespaces"),
+        (ast.Expression(body=ast.Constant(1)), "Expression is not allowed"),
+    ],
+)
+def test_allow_list_checks_leaves_where_it_meets_them(module: ast.Module, message: str) -> None:
+    from ptc_compiler.lower.check import finalize
+
+    with pytest.raises(GeneratedCodeRejected, match=message):
+        finalize(module)
