@@ -133,6 +133,17 @@ class ModelRouter:
             response = alias.provider.request(routed)
         except ProviderError as exc:
             raise ProviderError(replace(exc.failure, model=alias.name)) from None
+        if not isinstance(response, Response):
+            # Neither a response nor a classified failure: a provider contract breach (§3.8).
+            raise ProviderError(
+                ProviderFailure(
+                    "provider_error",
+                    "internal",
+                    False,
+                    "the provider returned neither a response nor a failure",
+                    model=alias.name,
+                )
+            )
         with self._lock:
             usage.successes += 1
             if response.usage is not None:

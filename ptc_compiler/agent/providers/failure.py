@@ -89,9 +89,17 @@ class ProviderFailure:
 
 
 class ProviderError(Exception):
-    """Raised by a provider for an expected failure; carries the classified `failure`."""
+    """Raised by a provider for an expected failure; carries the classified `failure`.
 
-    def __init__(self, failure: ProviderFailure) -> None:
+    A provider that cannot classify its failure raises `ProviderError("some-reason")` (or
+    with no argument): an unclassified requester error, which becomes the retryable
+    `provider_error/unavailable` (agent-design §3.8), its text sanitized into `details`.
+    """
+
+    def __init__(self, failure: ProviderFailure | str | None = None) -> None:
+        if not isinstance(failure, ProviderFailure):
+            text = sanitize(failure, limit=DETAILS_LIMIT) if isinstance(failure, str) else ""
+            failure = ProviderFailure("provider_error", "unavailable", True, text or None)
         super().__init__(f"{failure.kind}/{failure.reason}")
         self.failure = failure
 
