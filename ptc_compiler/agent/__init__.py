@@ -1,11 +1,13 @@
-"""The agent loop: `run_outcome` / `run_value` (docs/agents.md) and its model providers.
+"""The agent loop: `run_outcome`, `run_value`, `run_phased`, `run_main` (docs/agents.md) and
+its model providers.
 
-The loop itself is the PTC-Lisp prelude `agent.core` (`preludes/agent_core.clj`), compiled by
-this compiler on first use; `host` holds the capability surface it reaches through private
-tools, and `providers` the model router and adapters.
+The loop itself is PTC-Lisp: the shipped preludes `agent.core`, `agent.main` and their
+support libraries (`preludes/*.clj`), compiled by this compiler on first use; `host` holds
+the capability surface they reach through private tools, and `providers` the model router
+and adapters.
 """
 
 from ptc_compiler.agent.host import AgentError, Mission
-from ptc_compiler.agent.loop import Outcome, run_outcome, run_value
+from ptc_compiler.agent.loop import Outcome, run_main, run_outcome, run_phased, run_value
 
-__all__ = ["AgentError", "Mission", "Outcome", "run_outcome", "run_value"]
+__all__ = ["AgentError", "Mission", "Outcome", "run_main", "run_outcome", "run_phased", "run_value"]

@@ -10,7 +10,10 @@ The spec (paths are relative to the spec file):
      "data": "data.json",            # optional JSON object: data/<key>
      "preludes": ["lib.clj"],        # optional
      "signature": "{total :int}",    # optional result contract
-     "config": {"max_turns": 4},     # agent configuration (seed 001 keys)
+     "config": {"max_turns": 4},     # agent configuration (seed 001 keys; "phases" for a
+                                     # phased run)
+     "entry": "agent.main/run",      # optional: seed 001's manifest entry, input
+                                     # {"task", "agent": config}; prints the raw value
      "models": {"aliases": {...}},   # router config (docs/providers.md); "fixtures" relative
      "fixtures": "fixture.jsonl"}    # shorthand: one replay alias named "replay"
 
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ptc_compiler.agent.host import AgentError
-from ptc_compiler.agent.loop import run_outcome
+from ptc_compiler.agent.loop import MAIN_ENTRY, run_main, run_outcome
 from ptc_compiler.agent.providers import router_from_config
 from ptc_runtime.printer import pr_str
 
@@ -102,8 +105,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.model is not None:
         config["model"] = args.model
 
+    entry = spec.get("entry", "agent.core/run-outcome")
+    if entry not in ("agent.core/run-outcome", MAIN_ENTRY):
+        raise _die(f'"entry" must be "agent.core/run-outcome" or "{MAIN_ENTRY}"')
     models = Path(args.models) if args.models else None
     router = router_from_config(_router_config(spec, base, models))
+    if entry == MAIN_ENTRY:
+        return _run_main(task, config, spec, tools, data, preludes, router)
     try:
         outcome = run_outcome(
             task,
@@ -131,6 +139,38 @@ def cmd_run(args: argparse.Namespace) -> int:
         detail = f"{env.get('kind')}/{env.get('reason')} (model {outcome.model})"
     print(f"agent {outcome.status}: {detail}: {pr_str(outcome.error, 500)}", file=sys.stderr)
     return 1
+
+
+#: AgentError codes that report the model or provider failing the task (exit 1, not 2).
+_SUBJECT_CODES = ("subject_failure", "llm_provider_failed", "capability_quota_exceeded")
+
+
+def _run_main(
+    task: str,
+    config: dict[str, Any],
+    spec: dict[str, Any],
+    tools: dict[str, Callable[..., Any]] | None,
+    data: Any,
+    preludes: list[str],
+    router: Any,
+) -> int:
+    """`agent.main/run`: the raw contract-valid value, or the failure on stderr."""
+    try:
+        value = run_main(
+            {"task": task, "agent": config},
+            tools=tools,
+            router=router,
+            signature=spec.get("signature"),
+            data=data,
+            preludes=preludes,
+        )
+    except AgentError as err:
+        print(f"agent failed: {err.code}: {err.message}", file=sys.stderr)
+        return 1 if err.code in _SUBJECT_CODES else 2
+    finally:
+        router.close()
+    print(pr_str(value))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

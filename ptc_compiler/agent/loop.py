@@ -1,9 +1,9 @@
-"""Python entries of the agent loop: `run_outcome` and `run_value`.
+"""Python entries of the agent loop: `run_outcome`, `run_value`, `run_phased`, `run_main`.
 
-The loop itself is the PTC-Lisp prelude `agent.core` (preludes/agent_core.clj), compiled by
-this compiler on first use into the prelude cache. These entries build the host capability
-surface (`host.AgentHost`), a trusted workflow environment holding the prelude and the
-private host tools, and run one `agent.core` entry in it.
+The loop itself is PTC-Lisp: the shipped preludes `agent.core`, `agent.main` and their
+support libraries (preludes/*.clj), compiled by this compiler on first use into the prelude
+cache. These entries build the host capability surface (`host.AgentHost`), a trusted
+workflow environment holding the preludes and the private host tools, and run one entry in it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ptc_compiler.agent.host import (
 )
 from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
 from ptc_compiler.prelude import Environment
-from ptc_compiler.prelude.component import source_hash
+from ptc_compiler.prelude.component import read_header, source_hash
 from ptc_compiler.prelude.load import CacheDir
 from ptc_compiler.signatures import Signature, SigType
 from ptc_runtime.values import Keyword
@@ -47,6 +47,7 @@ CORE_SOURCE: Final = SHIPPED["agent.core"]
 #: `cap` is for mission programs (`cap/unwrap!`); the loop does not use it.
 CAP_SOURCE: Final = SHIPPED["cap"]
 WORKFLOW_NAMESPACES: Final = tuple(ns for ns in SHIPPED if ns != "cap")
+MAIN_ENTRY: Final = "agent.main/run"
 
 Status = Literal["returned", "subject-failure", "provider-failure"]
 
@@ -98,13 +99,37 @@ def _shipped_hash(ns: str) -> str:
     return source_hash(SHIPPED[ns].read_text(encoding="utf-8"))
 
 
-def _workflow(host: AgentHost, cache_dir: CacheDir) -> Environment:
+def _prompt_item(prompt: str | Path) -> str:
+    """The source of a replacement `agent.prompt` (BUD-06), checked to declare that namespace."""
+    if isinstance(prompt, Path):
+        text = prompt.read_text(encoding="utf-8")
+    elif isinstance(prompt, str):
+        text = prompt
+    else:
+        raise TypeError("prompt= must be agent.prompt source text or a pathlib.Path to it")
+    ns = read_header(text, origin="prompt=").ns
+    if ns != "agent.prompt":
+        raise AgentError(
+            "invalid_prompt",
+            f"prompt= must declare (ns agent.prompt ...), not {ns[:64]!r}",
+            {"reason": "invalid-namespace"},
+        )
+    return text
+
+
+def _workflow(
+    host: AgentHost, cache_dir: CacheDir, prompt: str | Path | None = None
+) -> Environment:
     """The trusted workflow environment: the shipped agent preludes and the host tools.
 
     The environment lets only the owning namespace call each host tool; the namespaces that
     own one must moreover be the shipped sources, so no other component can take their name.
+    `prompt` replaces the shipped `agent.prompt` (the replaceable prompt policy; it owns no
+    host tool and may call `kernel` exports only if it declares that dependency).
     """
-    items = [SHIPPED[ns] for ns in WORKFLOW_NAMESPACES]
+    items: list[str | Path] = [SHIPPED[ns] for ns in WORKFLOW_NAMESPACES]
+    if prompt is not None:
+        items[WORKFLOW_NAMESPACES.index("agent.prompt")] = _prompt_item(prompt)
     env = Environment(items, tools=host.tools(), timeout_ms=None, cache_dir=cache_dir)
     owners = set(TOOL_OWNERS.values())
     for meta in env.bundle.metas:
@@ -146,8 +171,9 @@ def _run(
     timeout_ms: float | None,
     cache_dir: CacheDir,
     limits: HostLimits | None = None,
+    prompt: str | Path | None = None,
 ) -> tuple[Any, AgentHost]:
-    if not isinstance(task, str):
+    if not isinstance(task, str) and entry != MAIN_ENTRY:
         raise TypeError("task must be a string")
     the_router, alias = _router(model, router)
     cfg = dict(config or {})
@@ -162,8 +188,13 @@ def _run(
     host = AgentHost(the_router, all_missions, contract_type(signature), limits)
     env: Environment | None = None
     try:
-        env = _workflow(host, cache_dir)
-        result = env.run(f"({entry} data/task data/config)", data={"task": task, "config": cfg})
+        env = _workflow(host, cache_dir, prompt)
+        if entry == MAIN_ENTRY:  # seed 001: agent.main/run takes one input {task, agent}
+            main_input: dict[str, Any] = {"input": {"task": task, "agent": cfg}}
+            result = env.run(f"({entry} data/input)", data=main_input)
+        else:
+            inputs: dict[str, Any] = {"task": task, "config": cfg}
+            result = env.run(f"({entry} data/task data/config)", data=inputs)
     finally:
         if env is not None:
             env.close()
@@ -203,6 +234,7 @@ def run_outcome(
     timeout_ms: float | None = 5000,
     cache_dir: CacheDir = None,
     limits: HostLimits | None = None,
+    prompt: str | Path | None = None,
 ) -> Outcome:
     """Run the agent loop; completion and model-attributable failure come back as `Outcome`.
 
@@ -212,10 +244,17 @@ def run_outcome(
     `tools`, `data` and `preludes` form the `default` mission; `missions` adds named ones.
     `limits` holds the run's kernel limits (`HostLimits`: subordinate evaluations, model
     calls, evaluation admission wait, run deadline).
+    A `config` with `phases` runs `run-phased-result-value`'s loop (see `run_phased`).
+    `prompt` replaces the `agent.prompt` policy (source text or a `Path`; docs/agents.md).
     Host failures (invalid config, transcript limit, truncation, contract exhaustion,
     unknown mission) raise `AgentError`; a crashing provider's exception propagates.
     """
-    entry = "agent.core/run-result-outcome" if signature is not None else "agent.core/run-outcome"
+    if config is not None and "phases" in config:
+        entry = "agent.core/run-phased-result-outcome"
+    elif signature is not None:
+        entry = "agent.core/run-result-outcome"
+    else:
+        entry = "agent.core/run-outcome"
     value, host = _run(
         entry,
         task,
@@ -230,6 +269,7 @@ def run_outcome(
         timeout_ms=timeout_ms,
         cache_dir=cache_dir,
         limits=limits,
+        prompt=prompt,
     )
     status = _keyword_name(_get(value, "status"))
     returned = _get(value, "value")
@@ -263,9 +303,16 @@ def run_value(
     timeout_ms: float | None = 5000,
     cache_dir: CacheDir = None,
     limits: HostLimits | None = None,
+    prompt: str | Path | None = None,
 ) -> Any:
-    """The application value, or `AgentError` (seed `run-value` / `run-result-value`)."""
-    entry = "agent.core/run-result-value" if signature is not None else "agent.core/run-value"
+    """The application value, or `AgentError` (seed `run-value` / `run-result-value`, or
+    `run-phased-result-value` when `config` has `phases`)."""
+    if config is not None and "phases" in config:
+        entry = "agent.core/run-phased-result-value"
+    elif signature is not None:
+        entry = "agent.core/run-result-value"
+    else:
+        entry = "agent.core/run-value"
     _, host = _run(
         entry,
         task,
@@ -280,9 +327,80 @@ def run_value(
         timeout_ms=timeout_ms,
         cache_dir=cache_dir,
         limits=limits,
+        prompt=prompt,
     )
     # The loop completes only on an accepted return: the last returned candidate, native.
     return host.last_returned
 
 
-__all__ = ["AgentError", "Mission", "Outcome", "run_outcome", "run_value"]
+def run_phased(
+    task: str,
+    phases: Sequence[Mapping[str, Any]],
+    *,
+    config: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> Any:
+    """Seed 001 `agent.core/run-phased-result-value`: ordered mission phases, one transcript.
+
+    `phases`: 1 to 8 maps with `mission` and `max_turns` (together at most 128 turns), and
+    optional `instruction` and `terminal_only` (the final phase only). `config` holds the
+    other options (not `mission`/`max_turns`). Only the final phase can return the value;
+    the result contract (`signature=`) applies to it. Other keyword arguments as `run_value`.
+    """
+    cfg = dict(config or {})
+    if "phases" in cfg:
+        raise TypeError("run_phased: give the phases as the phases argument, not in config")
+    cfg["phases"] = [dict(p) if isinstance(p, Mapping) else p for p in phases]
+    return run_value(task, config=cfg, **options)
+
+
+def run_main(
+    input: Mapping[str, Any],
+    *,
+    tools: Mapping[str, Callable[..., Any]] | None = None,
+    model: Any = None,
+    router: ModelRouter | None = None,
+    signature: str | Signature | SigType | None = None,
+    data: Mapping[str, Any] | None = None,
+    preludes: Sequence[Any] = (),
+    missions: Mapping[str, Mission] | None = None,
+    timeout_ms: float | None = 5000,
+    cache_dir: CacheDir = None,
+    limits: HostLimits | None = None,
+    prompt: str | Path | None = None,
+) -> Any:
+    """Seed 001 `agent.main/run`: `input` is `{"task": str, "agent": config}`.
+
+    Runs `agent.core/run-result-value` on the task with the `agent` configuration (validated
+    exactly like the other entries), every returned candidate checked against `signature`,
+    and returns the raw contract-valid value (no `{ok, value}` envelope). Failures raise
+    `AgentError` like `run_value`.
+    """
+    if not isinstance(input, Mapping):
+        raise TypeError("run_main: input must be a mapping {'task': ..., 'agent': {...}}")
+    extra = sorted(str(k) for k in input if k not in ("task", "agent"))
+    if extra:
+        raise TypeError(f"run_main: input accepts only 'task' and 'agent', not {extra[0][:64]!r}")
+    agent_cfg = input.get("agent")
+    if agent_cfg is not None and not isinstance(agent_cfg, Mapping):
+        raise TypeError("run_main: input['agent'] must be a mapping of agent options")
+    _, host = _run(
+        MAIN_ENTRY,
+        input.get("task"),  # type: ignore[arg-type]  # agent.main validates it (a string)
+        tools=tools,
+        model=model,
+        router=router,
+        config=agent_cfg,
+        signature=signature,
+        data=data,
+        preludes=preludes,
+        missions=missions,
+        timeout_ms=timeout_ms,
+        cache_dir=cache_dir,
+        limits=limits,
+        prompt=prompt,
+    )
+    return host.last_returned
+
+
+__all__ = ["AgentError", "Mission", "Outcome", "run_main", "run_outcome", "run_phased", "run_value"]

@@ -7,9 +7,26 @@ from typing import Any
 import pytest
 from loop_helpers import _agent_prelude_cache, agent, call, last_content, messages  # noqa: F401
 
-from ptc_compiler.agent import AgentError, Mission, run_outcome, run_value
+from ptc_compiler.agent import AgentError, Mission, run_main, run_outcome, run_value
 from ptc_compiler.agent.loop import _run
 from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
+
+
+def _core_run(task: str, *, model: Any, config: Any) -> Any:
+    """agent.core/run, the terminal prelude entry."""
+    return _run("agent.core/run", task, tools=None, model=model, router=None, config=config,
+                signature=None, data=None, preludes=(), missions=None, timeout_ms=5000,
+                cache_dir=None)
+
+
+def _result_value(task: str, *, model: Any, config: Any) -> Any:
+    """agent.core/run-result-value (a result contract selects it)."""
+    return run_value(task, model=model, config=config, signature=":int")
+
+
+def _main(task: str, *, model: Any, config: Any) -> Any:
+    """agent.main/run with input {task, agent}."""
+    return run_main({"task": task, "agent": config}, model=model)
 
 
 def _config_error(config: dict[str, Any], entry: Any = run_outcome) -> tuple[AgentError, ScriptedProvider]:
@@ -55,7 +72,7 @@ def test_CFG_02_inclusive_endpoints_accepted(option: str, lo: int, hi: int) -> N
         assert out.value == 1
 
 
-@pytest.mark.parametrize("entry", [run_outcome, run_value])
+@pytest.mark.parametrize("entry", [run_outcome, run_value, _core_run, _result_value, _main])
 @pytest.mark.parametrize(("option", "value", "rng"), [
     ("max_turns", 0, "1..128"), ("max_turns", 129, "1..128"),
     ("max_program_chars", 1_000_001, "1..1000000"),

@@ -9,9 +9,20 @@
 ;; ------------------------------------------------------------------ configuration
 
 (def known-options
-  "Configuration keys the loop accepts; any other key is rejected."
+  "Configuration keys the single-phase entries accept; any other key is rejected."
   #{"model" "mission" "max_turns" "max_program_chars" "max_observation_chars"
     "max_transcript_chars" "consolidate_at_turns_remaining" "result_envelope"})
+
+(def phased-options
+  "Keys of run-phased-result-value: phases replace mission and max_turns."
+  #{"model" "phases" "max_program_chars" "max_observation_chars"
+    "max_transcript_chars" "consolidate_at_turns_remaining" "result_envelope"})
+
+(def phase-keys "Keys one phase map accepts." #{"mission" "max_turns" "instruction" "terminal_only"})
+
+(def max-phases "At most this many phases." 8)
+
+(def max-total-turns "The phases' turn budgets together stay within this." 128)
 
 (defn- type-tag [v]
   (cond (nil? v) "nil"
@@ -33,24 +44,84 @@
                          (config-failure {"option" key "min" lo "max" hi "value" v}))
           :else (config-failure {"option" key "min" lo "max" hi "type" (type-tag v)}))))
 
+(defn- phases-failure [problem]
+  (config-failure {"reason" "invalid-phases" "option" "phases" "problem" problem}))
+
+(defn- non-blank? [v] (and (string? v) (not (blank? v))))
+
+(defn- check-phase
+  "One phase map (index i of n) -> {:mission :max-turns :instruction :terminal-only?}."
+  [ph i n]
+  (let [where (str "phase " (inc i) ": ")]
+    (when-not (map? ph) (phases-failure (str where "must be a map, got " (type-tag ph))))
+    (when (seq (filter (fn [k] (not (contains? phase-keys k))) (keys ph)))
+      (phases-failure (str where "has a key other than mission, max_turns, instruction "
+                           "and terminal_only")))
+    (let [mission (get ph "mission")
+          turns (get ph "max_turns")
+          instruction (get ph "instruction")
+          terminal (get ph "terminal_only")]
+      (when-not (non-blank? mission)
+        (phases-failure (str where "mission must be a non-blank string, got " (type-tag mission))))
+      (when-not (and (integer? turns) (>= turns 1) (<= turns 128))
+        (phases-failure (str where "max_turns must be an integer in 1..128"
+                             (if (integer? turns) (str ", got " turns)
+                                 (str ", got " (type-tag turns))))))
+      (when-not (or (nil? instruction) (non-blank? instruction))
+        (phases-failure (str where "instruction must be a non-blank string, got "
+                             (type-tag instruction))))
+      (when-not (or (nil? terminal) (boolean? terminal))
+        (phases-failure (str where "terminal_only must be a boolean, got " (type-tag terminal))))
+      (when (and (true? terminal) (< (inc i) n))
+        (phases-failure (str where "only the final phase may be terminal_only")))
+      {:mission mission :max-turns turns :instruction instruction
+       :terminal-only? (true? terminal)})))
+
+(defn- phases-option
+  "The validated phases vector (seed 001: non-empty, at most 8, turn sum at most 128)."
+  [v]
+  (when-not (and (vector? v) (seq v) (<= (count v) max-phases))
+    (phases-failure (str "must be a non-empty vector of at most " max-phases " phase maps"
+                         (if (vector? v) (str ", got " (count v) " phases")
+                             (str ", got " (type-tag v))))))
+  (let [n (count v)
+        phases (loop [i 0 acc []]
+                 (if (< i n)
+                   (recur (inc i) (conj acc (check-phase (nth v i) i n)))
+                   acc))
+        total (reduce + 0 (map (fn [ph] (get ph :max-turns)) phases))]
+    (when (> total max-total-turns)
+      (phases-failure (str "the phases' max_turns add up to " total ", more than "
+                           max-total-turns)))
+    phases))
+
 (defn- effective-config
-  "Validates the caller's map in the documented order; returns the effective options."
-  [cfg]
-  (let [cfg (if (nil? cfg) {} cfg)]
+  "Validates the caller's map in the documented order; returns the effective options.
+  phased? selects run-phased-result-value's keys (phases instead of mission/max_turns)."
+  [cfg phased?]
+  (let [cfg (if (nil? cfg) {} cfg)
+        allowed (if phased? phased-options known-options)]
     (when-not (map? cfg)
       (config-failure {"option" "config" "type" (type-tag cfg)}))
-    (let [unknown (sort (map str (filter (fn [k] (not (contains? known-options k))) (keys cfg))))]
+    (let [unknown (sort (map str (filter (fn [k] (not (contains? allowed k))) (keys cfg))))]
       (when (seq unknown)
         (config-failure {"reason" "unknown-option" "option" (first unknown)})))
-    (let [max-turns (int-option cfg "max_turns" 4 1 128)
+    (let [max-turns (if phased? nil (int-option cfg "max_turns" 4 1 128))
           max-program (int-option cfg "max_program_chars" 64000 1 1000000)
           max-observation (int-option cfg "max_observation_chars" 2048 1 65536)
           max-transcript (int-option cfg "max_transcript_chars" 262144 1 1000000)
-          mission (get cfg "mission")
-          mission (cond (nil? mission) "default"
-                        (and (string? mission) (not (blank? mission))) mission
-                        :else (config-failure {"reason" "invalid-mission" "option" "mission"
-                                               "type" (type-tag mission)}))
+          mission (if phased?
+                    nil
+                    (let [m (get cfg "mission")]
+                      (cond (nil? m) "default"
+                            (non-blank? m) m
+                            :else (config-failure {"reason" "invalid-mission" "option" "mission"
+                                                   "type" (type-tag m)}))))
+          phases (if phased?
+                   (phases-option (get cfg "phases"))
+                   [{:mission mission :max-turns max-turns :instruction nil
+                     :terminal-only? false}])
+          max-turns (reduce + 0 (map (fn [ph] (get ph :max-turns)) phases))
           threshold (get cfg "consolidate_at_turns_remaining")
           threshold (cond (nil? threshold) nil
                           (and (integer? threshold) (>= threshold 1) (<= threshold max-turns))
@@ -68,10 +139,10 @@
                          :else (config-failure {"option" "result_envelope"
                                                 "type" (type-tag envelope)}))]
       {:max-turns max-turns
+       :phases phases
        :max-program max-program
        :max-observation max-observation
        :max-transcript max-transcript
-       :mission mission
        :threshold threshold
        :result-envelope envelope
        :model? (contains? cfg "model")
@@ -82,19 +153,19 @@
 (defn- prompt-failure [reason]
   (tool/kernel-failure {"code" "invalid_prompt" "reason" reason}))
 
-(defn- prompt-state [cfg]
-  (let [state (agent.prompt/initial-state {"mission" (get cfg :mission)
-                                           "max_turns" (get cfg :max-turns)
-                                           "phase" 0})]
+(defn- prompt-state [ph i]
+  (let [state (agent.prompt/initial-state {"mission" (get ph :mission)
+                                           "max_turns" (get ph :max-turns)
+                                           "phase" i})]
     (if (map? state) state (prompt-failure "invalid-initial-state"))))
 
 (defn- system-text
   "The rendered system prompt: a non-blank string; a map is the mission's error envelope."
-  [pstate cfg]
+  [pstate mission]
   (let [system (agent.prompt/render pstate)]
-    (cond (and (string? system) (not (blank? system))) system
+    (cond (non-blank? system) system
           (map? system) (tool/kernel-failure {"code" "mission_unavailable"
-                                              "mission" (get cfg :mission)
+                                              "mission" mission
                                               "cause" (str (get system :reason))})
           :else (prompt-failure "invalid-render"))))
 
@@ -137,33 +208,83 @@
   (done {:status :subject-failure :kind :turn-limit
          :error {"limit" "agent_turns" "value" (get cfg :max-turns) "reason" reason}}))
 
+(defn- current-phase [state] (nth (get-in state [:cfg :phases]) (get state :phase)))
+
+(defn- final-phase? [state]
+  (= (inc (get state :phase)) (count (get-in state [:cfg :phases]))))
+
+(defn- phase-notice?
+  "True in a non-final phase: its budget notice announces the phase change."
+  [state]
+  (not (final-phase? state)))
+
 (defn- continue-with [state new-messages]
   (let [turn (get state :turn)
-        cfg (get state :cfg)
-        remaining (agent.retry/remaining turn (get cfg :max-turns))]
+        remaining (agent.retry/remaining turn (get (current-phase state) :max-turns))]
     {:done false
      :state (merge state {:messages (into (get state :messages) new-messages)
                           :prompt (advance-prompt (get state :prompt) (inc turn) remaining)
-                          :turn (inc turn)})}))
+                          :turn (inc turn)
+                          :agent-turn (inc (get state :agent-turn))})}))
+
+(defn- with-user
+  "messages followed by a user message of text; merged into a trailing user message."
+  [messages text]
+  (let [last-msg (last messages)]
+    (if (= "user" (get last-msg "role"))
+      (conj (vec (butlast messages))
+            (assoc last-msg "content" (str (get last-msg "content") "\n\n" text)))
+      (conj (vec messages) {"role" "user" "content" text}))))
+
+(defn- next-phase
+  "Closes the current phase with action-messages and opens the next one: transition
+  message, the next mission's prompt state, a fresh phase turn counter."
+  [state action-messages closing?]
+  (let [cfg (get state :cfg)
+        phases (get cfg :phases)
+        i (inc (get state :phase))
+        ph (nth phases i)
+        phased? (< (inc i) (count phases))
+        text (agent.feedback/phase-transition i (count phases) (get ph :mission)
+                                              (get ph :instruction) (get ph :max-turns)
+                                              cfg phased?)]
+    {:done false
+     :state (merge state {:messages (into (get state :messages) (with-user action-messages text))
+                          :phase i
+                          :turn 0
+                          :agent-turn (inc (get state :agent-turn))
+                          :prompt (nth (get state :prompts) i)
+                          :closing? closing?})}))
+
+(defn- non-retryable-failure [ev]
+  (done {:status :subject-failure :kind :non-retryable-evaluation
+         :error {"code" (str (get ev :kind))}}))
 
 (defn- after-eval [state action ev]
   (let [cfg (get state :cfg)
         turn (get state :turn)
-        remaining (agent.retry/remaining turn (get cfg :max-turns))
-        more? (agent.retry/retry? turn (get cfg :max-turns))
+        final? (final-phase? state)
+        phased? (phase-notice? state)
+        max-turns (get (current-phase state) :max-turns)
+        remaining (agent.retry/remaining turn max-turns)
+        more? (agent.retry/retry? turn max-turns)
         outcome (str (get ev :outcome))
         feedback (fn [text]
-                   (continue-with state (pair action (agent.feedback/with-budget text remaining cfg))))]
+                   (continue-with state (pair action (agent.feedback/with-notice
+                                                      text remaining cfg phased?))))
+        hand-over (fn [text closing?] (next-phase state (pair action text) closing?))]
     (cond
       (= outcome "returned")
-      (if (get state :validate?)
+      (cond
+        (not final?) (hand-over (agent.feedback/phase-return ev cfg) false)
+        (get state :validate?)
         (let [check (kernel/validate-result (get ev :value_ref))]
           (cond (true? (get check :valid?))
                 (done {:status :returned :value (get ev :value) :value-ref (get ev :value_ref)})
                 more? (feedback (agent.feedback/contract check))
                 :else (tool/kernel-failure {"code" "result_contract_failed"
                                             "agent_turns" (get cfg :max-turns)})))
-        (done {:status :returned :value (get ev :value) :value-ref (get ev :value_ref)}))
+        :else (done {:status :returned :value (get ev :value) :value-ref (get ev :value_ref)}))
 
       (= outcome "failed")
       (if (and more? (agent.retry/correctable-capability-failure? ev))
@@ -171,40 +292,73 @@
         (done {:status :subject-failure :kind :model-program-failed :error (get ev :value)}))
 
       (= outcome "continued")
-      (if more?
-        (feedback (agent.feedback/success ev cfg))
-        (turn-limit "intermediate-result" cfg))
+      (cond more? (feedback (agent.feedback/success ev cfg))
+            (not final?) (hand-over (agent.feedback/success ev cfg) false)
+            :else (turn-limit "intermediate-result" cfg))
 
       (or (= outcome "busy") (= outcome "limit_exceeded"))
       (tool/kernel-failure {"code" "evaluation_unavailable" "reason" (str (get ev :reason))})
 
       (false? (get ev :retryable?))
-      (cond (get state :closing?)
-            (done {:status :subject-failure :kind :non-retryable-evaluation
-                   :error {"code" (str (get ev :kind))}})
+      (cond (get state :closing?) (non-retryable-failure ev)
             more?
-            (let [text (str (agent.feedback/budget-notice remaining cfg) "\n\n"
+            (let [text (str (agent.feedback/notice remaining cfg phased?) "\n\n"
                             (agent.feedback/evaluation-error ev) "\n"
                             (agent.feedback/non-retryable))
                   next (continue-with state (pair action text))]
               (assoc-in next [:state :closing?] true))
-            :else
-            (done {:status :subject-failure :kind :non-retryable-evaluation
-                   :error {"code" (str (get ev :kind))}}))
+            (not final?)
+            (hand-over (str (agent.feedback/evaluation-error ev) "\n"
+                            (agent.feedback/non-retryable))
+                       true)
+            :else (non-retryable-failure ev))
 
       more? (feedback (agent.feedback/evaluation-error ev))
+      (not final?) (hand-over (agent.feedback/evaluation-error ev) false)
       :else (turn-limit "evaluation-error" cfg))))
+
+(defn- run-program
+  "A valid call: in a terminal-only phase the source is checked first (not evaluated when
+  it is not exactly one return or fail form); then it is evaluated in the phase's mission."
+  [state action]
+  (let [cfg (get state :cfg)
+        ph (current-phase state)
+        turn (get state :turn)
+        evaluate (fn []
+                   (after-eval state action
+                               (kernel/evaluate {"source" (get action :program)
+                                                 "mission" (get ph :mission)
+                                                 "observation_chars" (get cfg :max-observation)})))]
+    (if (get ph :terminal-only?)
+      (let [check (kernel/check-terminal-source (get action :program) (get ph :mission))
+            verdict (str (get check :outcome))
+            remaining (agent.retry/remaining turn (get ph :max-turns))]
+        (cond (= verdict "valid") (evaluate)
+              (not= verdict "invalid")
+              (tool/kernel-failure {"code" "evaluation_unavailable" "reason" "source-check"})
+              (pos? remaining)
+              (continue-with state (pair action (agent.feedback/with-budget
+                                                 (agent.feedback/terminal-source-required check)
+                                                 remaining cfg)))
+              :else (turn-limit "terminal-source-required" cfg)))
+      (evaluate))))
 
 (defn- step [state]
   (let [cfg (get state :cfg)
+        ph (current-phase state)
         turn (get state :turn)
-        system (system-text (get state :prompt) cfg)
+        phased? (phase-notice? state)
+        system (system-text (get state :prompt) (get ph :mission))
         request (build-request system (get state :messages) cfg)
         _ (check-transcript request cfg)
         action (agent.native/normalize (llm/request request) (get cfg :max-program)
                                        (get cfg :model))
         kind (get action :kind)]
-    (kernel/annotate {"turn" (inc turn) "kind" (name kind)})
+    (kernel/annotate (merge {"turn" (inc (get state :agent-turn)) "kind" (name kind)}
+                            (if (> (count (get cfg :phases)) 1)
+                              {"phase" (inc (get state :phase)) "phase_turn" (inc turn)
+                               "mission" (get ph :mission)}
+                              {})))
     (cond
       (= kind :provider-failure)
       (done (merge {:status :provider-failure :error (get action :error)}
@@ -214,29 +368,41 @@
       (tool/kernel-failure {"code" "model_output_truncated" "alias" (get action :model)})
 
       (= kind :protocol-error)
-      (let [remaining (agent.retry/remaining turn (get cfg :max-turns))]
+      (let [remaining (agent.retry/remaining turn (get ph :max-turns))
+            text (agent.feedback/protocol action cfg)]
         (tool/kernel-protocol-error {})
-        (if (pos? remaining)
-          (continue-with state (protocol-messages
-                                action (agent.feedback/with-budget
-                                        (agent.feedback/protocol action cfg) remaining cfg)))
-          (turn-limit "protocol-error" cfg)))
+        (cond (pos? remaining)
+              (continue-with state (protocol-messages
+                                    action (agent.feedback/with-notice text remaining cfg phased?)))
+              (not (final-phase? state)) (next-phase state (protocol-messages action text) false)
+              :else (turn-limit "protocol-error" cfg)))
 
-      :else
-      (after-eval state action
-                  (kernel/evaluate {"source" (get action :program)
-                                    "mission" (get cfg :mission)
-                                    "observation_chars" (get cfg :max-observation)})))))
+      :else (run-program state action))))
 
-(defn- run-loop [task config validate?]
-  (let [cfg (effective-config config)
-        pstate (prompt-state cfg)
-        _ (system-text pstate cfg)
+(defn- run-loop [task config validate? phased?]
+  (when-not (string? task)
+    (config-failure {"reason" "invalid-task" "option" "task" "type" (type-tag task)}))
+  (let [cfg (effective-config config phased?)
+        phases (get cfg :phases)
+        n (count phases)
+        ;; every phase's prompt state up front: an unknown mission fails before any request
+        prompts (loop [i 0 acc []]
+                  (if (< i n)
+                    (let [ph (nth phases i)
+                          ps (prompt-state ph i)]
+                      (system-text ps (get ph :mission))
+                      (recur (inc i) (conj acc ps)))
+                    acc))
+        first-phase (first phases)
+        opening (if (get first-phase :instruction)
+                  (str task "\n\n" (get first-phase :instruction))
+                  task)
         first-message {"role" "user"
-                       "content" (agent.feedback/with-budget task (get cfg :max-turns) cfg)}]
-    (loop [state {:cfg cfg :prompt pstate :messages [first-message] :turn 0
-                  :closing? false :validate? validate?}]
-      (if (>= (get state :turn) (get cfg :max-turns))
+                       "content" (agent.feedback/with-notice opening (get first-phase :max-turns)
+                                                             cfg (> n 1))}]
+    (loop [state {:cfg cfg :prompts prompts :prompt (first prompts) :messages [first-message]
+                  :phase 0 :turn 0 :agent-turn 0 :closing? false :validate? validate?}]
+      (if (>= (get state :turn) (get (current-phase state) :max-turns))
         (get (turn-limit "turn-limit-exceeded" cfg) :outcome)
         (let [r (step state)]
           (if (get r :done)
@@ -260,26 +426,38 @@
 (defn run-outcome
   "Runs the loop and returns model-attributable completion or failure as data."
   [task config]
-  (run-loop task config false))
+  (run-loop task config false false))
 
 (defn run-result-outcome
   "run-outcome, validating each returned candidate against the host's result contract."
   [task config]
-  (run-loop task config true))
+  (run-loop task config true false))
 
 (defn run-value
   "Returns the application value; subject and provider failures fail the caller."
   [task config]
-  (propagate (run-loop task config false)))
+  (propagate (run-loop task config false false)))
 
 (defn run-result-value
   "run-value with every returned candidate validated against the result contract."
   [task config]
-  (propagate (run-loop task config true)))
+  (propagate (run-loop task config true false)))
+
+(defn run-phased-result-value
+  "Ordered mission phases (config phases instead of mission and max_turns): one retained
+  transcript, a phase-local budget, and only the final phase can satisfy the result
+  contract. Returns the contract-valid value; failures fail the caller like run-value."
+  [task config]
+  (propagate (run-loop task config true true)))
+
+(defn run-phased-result-outcome
+  "run-phased-result-value with the outcome as data (the Python entries use it)."
+  [task config]
+  (run-loop task config true true))
 
 (defn run
   "Terminal entry: completes with {:ok true :value v}, or the raw value when result_envelope is false."
   [task config]
-  (let [cfg (effective-config config)
+  (let [cfg (effective-config config false)
         value (run-value task config)]
     (return (if (get cfg :result-envelope) (result/ok value) value))))

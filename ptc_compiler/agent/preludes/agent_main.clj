@@ -3,7 +3,11 @@
   {:visibility :discoverable :deps [agent.core]})
 
 (defn run
-  "Runs agent.core/run-result-value on the input's task and agent configuration and
-  completes the workflow with the raw contract-valid value."
+  "Runs agent.core/run-result-value on the input's task and agent configuration (validated
+  like every entry: a bad option fails before any model request) and completes the
+  workflow with the raw contract-valid value, without an {:ok :value} envelope. A non-map
+  input is reported as an invalid task."
   [input]
-  (return (agent.core/run-result-value (get input "task") (get input "agent"))))
+  (if (map? input)
+    (return (agent.core/run-result-value (get input "task") (get input "agent")))
+    (return (agent.core/run-result-value input nil))))

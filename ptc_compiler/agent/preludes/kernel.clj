@@ -31,3 +31,9 @@
   "Records one agent-action event; never fails the run."
   [data]
   (tool/kernel-annotate data))
+
+(defn check-terminal-source
+  "Parses a program without running it: {:outcome \"valid\"} when it is exactly one top-level
+  (return ...) or (fail ...) form, else {:outcome \"invalid\" :message m}."
+  [source mission]
+  (tool/kernel-check-source {"source" source "mission" mission}))
