@@ -96,7 +96,6 @@ PROGRAMS = [
     "(source shop/total)",
     "(source shop/secret-helper)",
     "(shop/deep 100)",
-    "(shop/deep 100000)",
     "(def shop/x 1)",
     "(defn gross [x] x) (gross 2)",
 ]
@@ -195,12 +194,17 @@ def test_differential_cases_cover_values_and_each_failure_kind(
 
 
 def test_timeouts_and_depth_inside_prelude_code_match(envs: dict[str, Environment]) -> None:
-    for program, kind in (("(shop/spin)", "timeout"), ("(shop/deep 100000)", "timeout")):
-        local = envs["in-process"].run(program, timeout_ms=300)
-        remote = envs["isolated"].run(program, timeout_ms=300)
+    cases = (
+        ("(shop/spin)", 300, 100_000, "step_limit_exceeded"),  # the step budget ends it
+        ("(shop/spin)", 300, 10**12, "timeout"),  # the deadline ends it
+        ("(shop/deep 100000)", 5000, 10**12, "recursion_limit"),
+    )
+    for program, timeout_ms, steps, code in cases:
+        local = envs["in-process"].run(program, timeout_ms=timeout_ms, max_steps=steps)
+        remote = envs["isolated"].run(program, timeout_ms=timeout_ms, max_steps=steps)
         assert local.error is not None and remote.error is not None
-        assert local.error.kind == remote.error.kind == kind
-        assert local.error.code == remote.error.code
+        assert local.error.kind == remote.error.kind == "timeout"
+        assert local.error.code == remote.error.code == code
     assert envs["isolated"].run("(shop/pick {:a 7} :a)").value == 7  # worker still serving
 
 
