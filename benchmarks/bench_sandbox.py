@@ -3,7 +3,10 @@
 * Guard overhead: the same program compiled with and without the step-budget checks
   (`lower(..., guards=False)`), executed directly, on the loop workload (`LOOP_SUM`)
   and the pipeline workload (`THIRTY_LINES` over 500 orders). Target: <= 25 %.
-* Isolated latency: one trivial run on a warm worker pool (median). Target: <= 5 ms.
+* Isolated latency: one trivial run on a warm worker pool (median wall time, and CPU
+  time per run: the host process plus the worker, read from /proc). Target: <= 5 ms.
+  The same in an isolated prelude environment (50-function prelude), plus the one-time
+  cost of shipping and loading that prelude into a worker (its first run).
 * Throughput: 1,000 distinct short programs (compile included) in each mode.
 
 `python -m benchmarks.bench_sandbox [--quick]`.
@@ -17,8 +20,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks.bench_preludes import prelude_source
 from benchmarks.programs import LOOP_SUM, THIRTY_LINES
 from ptc_compiler import api
+from ptc_compiler.prelude import Environment
 from ptc_runtime.context import RunContext
 from ptc_runtime.convert import from_host
 from ptc_runtime.executor import execute
@@ -80,23 +85,82 @@ def guard_overhead(quick: bool) -> dict[str, float]:
     return rows
 
 
+def _worker_cpu(rt: Any) -> float:
+    """CPU seconds used so far by the pool's idle workers (Linux /proc; 0 elsewhere)."""
+    import os
+
+    total = 0.0
+    for proc in list(rt._pool.idle):
+        try:
+            with open(f"/proc/{proc.p.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def _warm_pool(rt: Any) -> None:
+    deadline = time.monotonic() + 30
+    while len(rt._pool.idle) < rt._pool.size and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _latency(rt: Any, run: Callable[[], object], count: int, label: str) -> dict[str, float]:
+    """Median wall time of `run`, and host + worker CPU per run over all `count` runs."""
+    for _ in range(20):
+        run()
+    samples = []
+    host0, workers0 = time.process_time(), _worker_cpu(rt)
+    for _ in range(count):
+        t = time.perf_counter()
+        run()
+        samples.append((time.perf_counter() - t) * 1000)
+    host = (time.process_time() - host0) * 1000 / count
+    workers = (_worker_cpu(rt) - workers0) * 1000 / count
+    return {
+        f"{label}, median wall (ms)": statistics.median(samples),
+        f"{label}, p90 wall (ms)": sorted(samples)[int(len(samples) * 0.9)],
+        f"{label}, CPU host + worker (ms)": host + workers,
+    }
+
+
 def isolated_latency(quick: bool) -> dict[str, float]:
     rt = api.runtime("isolated", pool_size=2)
     try:
+        _warm_pool(rt)
         spec = rt.resolve(RunRequest("(+ 1 2)"))
-        for _ in range(20):
-            assert rt.run(spec).value == 3
-        samples = []
-        for _ in range(50 if quick else 300):
-            t = time.perf_counter()
-            rt.run(spec)
-            samples.append((time.perf_counter() - t) * 1000)
-        return {
-            "isolated trivial run, median (ms)": statistics.median(samples),
-            "isolated trivial run, p90 (ms)": sorted(samples)[int(len(samples) * 0.9)],
-        }
+        assert rt.run(spec).value == 3
+        return _latency(rt, lambda: rt.run(spec), 100 if quick else 1000, "isolated trivial run")
     finally:
         rt.close()
+
+
+def prelude_latency(quick: bool) -> dict[str, float]:
+    """Isolated runs in a prelude environment: the first (ships the prelude), then warm."""
+    env = Environment([prelude_source(50)], cache_dir=False, mode="isolated", pool_size=1)
+    rt = env.runtime
+    try:
+        _warm_pool(rt)
+        env.compile("(+ 1 2)")  # compile outside the measured first run
+        host0, workers0, t = time.process_time(), _worker_cpu(rt), time.perf_counter()
+        assert env.run("(+ 1 2)").value == 3
+        rows = {
+            "prelude first run (ship + load), wall (ms)": (time.perf_counter() - t) * 1000,
+            "prelude first run (ship + load), CPU host + worker (ms)": (
+                time.process_time() - host0 + _worker_cpu(rt) - workers0
+            )
+            * 1000,
+            "prelude package size (KiB)": len(env.bundle.package().line) / 1024,
+        }
+        count = 100 if quick else 1000
+        rows.update(_latency(rt, lambda: env.run("(+ 1 2)"), count, "prelude env trivial run"))
+        call = "(bench.lib/count-1 [1 5 9 2] 3)"
+        assert env.run(call).value == 2
+        rows.update(_latency(rt, lambda: env.run(call), count, "prelude env export call"))
+        return rows
+    finally:
+        env.close()
 
 
 def throughput(quick: bool) -> dict[str, float]:
@@ -112,13 +176,18 @@ def throughput(quick: bool) -> dict[str, float]:
                 f'(let [xs (range {i % 50})] {{:tag "{tag}" :n {i} :sum (reduce + xs)}})'
                 for i in range(count)
             ]
+            if mode == "isolated":
+                _warm_pool(rt)
             t = time.perf_counter()
+            cpu0, workers0 = time.process_time(), _worker_cpu(rt) if rt._pool else 0.0
             for p in programs:
                 r = rt.run(rt.resolve(RunRequest(p)))
                 assert r.error is None, r.error
             elapsed = time.perf_counter() - t
+            cpu = time.process_time() - cpu0 + (_worker_cpu(rt) - workers0 if rt._pool else 0.0)
             rows[f"{mode}: {count} short programs (s)"] = elapsed
             rows[f"{mode}: programs per second"] = count / elapsed
+            rows[f"{mode}: CPU per program, host + worker (ms)"] = cpu * 1000 / count
         finally:
             rt.close()
     return rows
@@ -127,7 +196,12 @@ def throughput(quick: bool) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     quick = "--quick" in args
-    rows = {**guard_overhead(quick), **isolated_latency(quick), **throughput(quick)}
+    rows = {
+        **guard_overhead(quick),
+        **isolated_latency(quick),
+        **prelude_latency(quick),
+        **throughput(quick),
+    }
     width = max(len(k) for k in rows)
     for name, value in rows.items():
         print(f"{name:<{width}}  {value:10.3f}")

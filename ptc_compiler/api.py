@@ -278,8 +278,8 @@ def run(
     `runtime` (a `Runtime` from `runtime()`), `bindings` (instead of `tools`).
     In-process runs return the completion as a PTC value; isolated runs return its
     JSON projection. `preludes`: prelude sources, files, artifacts or directories whose
-    exports the program calls as `ns/name` (in-process only; a bad prelude raises
-    `PreludeError`).
+    exports the program calls as `ns/name`, in either mode (with `mode`, `cancel` and
+    `state_owner` only; a bad prelude raises `PreludeError`).
     """
     if preludes is not None:  # preludes: see ptc_compiler.prelude
         from ptc_compiler.prelude.hosting import run_with_preludes
