@@ -27,8 +27,8 @@ os.environ[SECRET_NAME] = "isolated-secret-value"
 
 # How generated code could reach `os` / `sys` if an escape existed (it does not in
 # compiled PTC-Lisp; here it stands for a compromised worker).
-OS = "rt_refuel.__globals__['context'].threading._os"
-SYS = "rt_refuel.__globals__['context'].threading._sys"
+OS = "rt_refill.__globals__['context'].threading._os"
+SYS = "rt_refill.__globals__['context'].threading._sys"
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ptc_compiler import ir
 from ptc_compiler.lower.check import finalize
-from ptc_compiler.lower.ctx import FUEL, Ctx
+from ptc_compiler.lower.ctx import FUEL, PULL, Ctx
 from ptc_compiler.lower.emit import Emitter
 from ptc_runtime.builtins.registry import BuiltinSpec
 
@@ -56,21 +56,31 @@ def lower(
 
 
 class _Unguard(ast.NodeTransformer):
-    """Drop `FUEL -= 1` and `if FUEL < 0: FUEL = rt_refuel()` (see `ctx.fuel_check`)."""
+    """Take out the fuel pulls (see `ctx.fuel_check` and `ctx.fuel_loop`).
 
-    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | None:
-        if isinstance(node.target, ast.Name) and node.target.id == FUEL:
-            return None
-        return node
+    A check `for t0 in FUEL: break` is dropped; a fuel-driven loop
+    `while True: for t0 in FUEL: <body> ...` becomes `while True: <body>` (the body's
+    `break`s and `continue`s then act on the `while` directly, as they should).
+    """
 
-    def visit_If(self, node: ast.If) -> ast.AST | None:
-        t = node.test
-        if (
-            isinstance(t, ast.Compare)
-            and isinstance(t.left, ast.Name)
-            and t.left.id == FUEL
-            and not node.orelse
-        ):
+    def visit_For(self, node: ast.For) -> ast.AST | None:
+        if _is_pull(node) and len(node.body) == 1 and isinstance(node.body[0], ast.Break):
             return None
         self.generic_visit(node)
         return node
+
+    def visit_While(self, node: ast.While) -> ast.AST:
+        first = node.body[0] if node.body else None
+        if isinstance(first, ast.For) and _is_pull(first):
+            node.body = first.body
+        self.generic_visit(node)
+        return node
+
+
+def _is_pull(node: ast.For) -> bool:
+    return (
+        isinstance(node.iter, ast.Name)
+        and node.iter.id == FUEL
+        and isinstance(node.target, ast.Name)
+        and node.target.id == PULL
+    )

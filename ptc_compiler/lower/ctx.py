@@ -121,13 +121,43 @@ def at(span: Span, node: ast.AST) -> ast.AST:
     return node
 
 
+#: The target of a fuel pull: a local that is never read (`t0`: `fresh` starts at 1).
+PULL = "t0"
+
+
+def _pull(body: list[ast.stmt], due: int) -> ast.For:
+    """`for t0 in FUEL: <body>` with `else: FUEL = rt_refill(FUEL[, due])`."""
+    args: list[ast.expr] = [load(FUEL)] if due == 1 else [load(FUEL), ast.Constant(due)]
+    return ast.For(
+        target=store(PULL),
+        iter=load(FUEL),
+        body=body,
+        orelse=[assign(FUEL, helper("refill", *args))],
+    )
+
+
 def fuel_check() -> list[ast.stmt]:
-    """`FUEL -= 1; if FUEL < 0: FUEL = rt_refuel()` — one step of the budget (decision 1)."""
-    return [
-        ast.AugAssign(target=store(FUEL), op=ast.Sub(), value=ast.Constant(1)),
-        ast.If(
-            test=ast.Compare(left=load(FUEL), ops=[ast.Lt()], comparators=[ast.Constant(0)]),
-            body=[assign(FUEL, helper("refuel"))],
-            orelse=[],
-        ),
-    ]
+    """One step of the budget (decision 1) at a fn entry or a `for` element.
+
+    `for t0 in FUEL: break` pulls one step from the fuel iterator (`ptc_runtime.context.Fuel`);
+    an empty chunk runs the `else`, which charges the step and refills.
+    """
+    return [_pull([ast.Break()], 1)]
+
+
+def fuel_loop(body: list[ast.stmt], *, breaks: bool) -> ast.While:
+    """A `loop`/`recur` body driven by the fuel iterator: one step per pass.
+
+    `while True: for t0 in FUEL: <body> / else: FUEL = rt_refill(FUEL, 0)`. A `recur`
+    is a plain `continue` (the pull is the step), so a back-edge costs one `FOR_ITER` and
+    no integer arithmetic. The first pass pulls a step too. When the chunk runs out (or a
+    call in the body refilled, leaving this `for` with an old, empty chunk), the refill
+    charges what was pulled and the `while` restarts the `for` on the new chunk, which
+    pulls the step again (hence `due=0`). `breaks`: the body leaves with `break` (a value
+    sink), which must then leave the `while` too.
+    """
+    pull = _pull(body, 0)
+    if not breaks:
+        return ast.While(test=ast.Constant(True), body=[pull], orelse=[])
+    pull.orelse.append(ast.Continue())
+    return ast.While(test=ast.Constant(True), body=[pull, ast.Break()], orelse=[])

@@ -35,6 +35,7 @@ from ptc_compiler.lower.ctx import (
     at,
     call,
     fuel_check,
+    fuel_loop,
     helper,
     is_trivial,
     load,
@@ -529,7 +530,8 @@ class Emitter:
                 )
             )
         at(node.span, out[-1]) if out else None
-        return [*out, *fuel_check(), ast.Continue()]
+        # No check here: the loop's `for` over FUEL pulls the step (see `ctx.fuel_loop`).
+        return [*out, ast.Continue()]
 
     def loop(self, node: ir.Loop, sink: Sink) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -543,11 +545,11 @@ class Emitter:
             self.cx.recur = LoopTarget(tuple(i for i, _ in node.bindings))
             if sink is return_sink:
                 body = self.tail(node.body, sink)
-                out.append(ast.While(test=ast.Constant(True), body=body, orelse=[]))
+                out.append(fuel_loop(body, breaks=False))
                 return out
             t = self.cx.fresh()
             body = self.tail(node.body, assign_sink(t, then_break=True))
-            out.append(ast.While(test=ast.Constant(True), body=body, orelse=[]))
+            out.append(fuel_loop(body, breaks=True))
         finally:
             self.cx.numeric, self.cx.recur = saved_numeric, saved_recur
         return out + sink(load(t))
@@ -663,7 +665,10 @@ class Emitter:
         cx = self.cx
         params = [ast.arg(arg=p) for p in arity.params]
         vararg = ast.arg(arg=arity.rest) if arity.rest is not None else None
-        body: list[ast.stmt] = [ast.Global(names=[FUEL]), *fuel_check()]
+        body: list[ast.stmt] = [ast.Global(names=[FUEL])]
+        if id(arity) not in self.recur_owners:
+            # A recurring arity's body is a fuel-driven loop: its first pull is the entry step.
+            body.extend(fuel_check())
         if arity.rest is not None:
             body.append(assign(arity.rest, helper("rest_args", load(arity.rest))))
         saved_numeric = cx.numeric
@@ -704,7 +709,7 @@ class Emitter:
             idents = (*arity.params, *((arity.rest,) if arity.rest else ()))
             self.cx.recur = LoopTarget(idents)
             loop_body = self.tail(arity.body, return_sink)
-            return [ast.While(test=ast.Constant(True), body=loop_body, orelse=[])]
+            return [fuel_loop(loop_body, breaks=False)]
         self.cx.recur = None
         return self.tail(arity.body, return_sink)
 

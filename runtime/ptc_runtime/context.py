@@ -12,8 +12,10 @@ from __future__ import annotations
 import contextvars
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import length_hint
 from typing import Any
 
 from ptc_runtime.errors import Aborted, LimitExceeded, PtcError, bound_message
@@ -26,6 +28,20 @@ DEFAULT_PRINT_LINE_CHARS = 2_000
 FUEL_CHUNK = 1_000
 #: A chunk that took longer than this makes the next one smaller (see `charge`).
 SLOW_CHUNK_S = 0.01
+
+#: What generated code pulls a step from. Fuel is a countdown *iterator*
+#: (`itertools.repeat(None, n)`), not an integer: one step is one pull, which CPython
+#: does without any integer arithmetic or a store to the globals dict —
+#: `for t0 in FUEL: break` at a fn entry or `for` element, and the `for` over FUEL that
+#: drives a `loop` body (a `recur` is a plain `continue`). A pull that finds the chunk
+#: empty lands in the `for`'s `else`, which calls `rt_refill` (see `RunContext.refill`).
+Fuel = Iterator[None]
+
+
+def idle_fuel() -> Fuel:
+    """A full chunk for a module between runs (a linked prelude's exports): who spent it is
+    only known at its refill, which charges the run calling at that moment."""
+    return repeat(None, FUEL_CHUNK)
 
 
 class SharedRunState:
@@ -71,7 +87,9 @@ class RunContext:
     output_bytes: int = 0
     steps_used: int = 0
     tool_calls: int = 0
-    fuel_given: int = 0  # size of the last chunk handed to generated code
+    #: Fuel chunks handed out and not yet refilled: id -> (the iterator, its size). Shared
+    #: with parallel workers (they pull from the same module globals).
+    fuel_out: dict[int, tuple[Fuel, int]] = field(default_factory=dict)
     chunk: int = 50  # current chunk size: starts small, adapts to the cost of iterations
     last_refuel: float = 0.0
     #: Calls a tool with normalised arguments; set by the seam (in-process or worker proxy).
@@ -97,16 +115,41 @@ class RunContext:
             text = bound_message(str(exc) or type(exc).__name__, 300)
             raise PtcError("tool_error", f"tool/{name} failed: {text}") from None
 
-    def first_fuel(self) -> int:
-        """The initial fuel chunk for a run's generated code."""
+    def first_fuel(self) -> Fuel:
+        """The initial fuel chunk for a run's generated code (the global `FUEL`)."""
         self.last_refuel = time.monotonic()
-        self.fuel_given = min(self.chunk, self.max_steps)
-        return self.fuel_given
+        return self._hand_out(min(self.chunk, self.max_steps))
 
-    def refuel(self) -> int:
-        """Generated code spent its chunk (counted down past zero): account and refill."""
-        self.fuel_given = self.charge(self.fuel_given + 1)
-        return self.fuel_given
+    def _hand_out(self, n: int) -> Fuel:
+        fuel = repeat(None, n)
+        self.fuel_out[id(fuel)] = (fuel, n)
+        return fuel
+
+    def _spent(self, fuel: Fuel) -> int:
+        """Steps pulled from `fuel` since it was handed out; forgets it."""
+        entry = self.fuel_out.pop(id(fuel), None)
+        given = entry[1] if entry is not None and entry[0] is fuel else FUEL_CHUNK
+        return max(0, given - length_hint(fuel))
+
+    def refill(self, fuel: Fuel, due: int = 1) -> Fuel:
+        """A pull found its chunk empty: account, check the limits, hand out a new chunk.
+
+        `fuel` is the global `FUEL` now (the pull may have been from an older chunk a `loop`
+        still held, if a call in its body refilled meanwhile): its pulled steps are
+        charged, plus `due`. A check (`for t0 in FUEL: break`) passes `due=1`: its step
+        was not taken from any chunk. A `loop` passes `due=0`: it pulls its step again
+        from the new chunk, which therefore must not be empty.
+        """
+        n = self.charge(self._spent(fuel) + due)
+        if due == 0 and n == 0:
+            self.charge(1)  # the loop's next pass is a step over the budget: raises
+        return self._hand_out(n)
+
+    def settle(self, fuel: object) -> None:
+        """At the end of a run: count the steps pulled from its last chunk (never raises)."""
+        entry = self.fuel_out.get(id(fuel))
+        if entry is not None and entry[0] is fuel:
+            self.steps_used += self._spent(entry[0])
 
     def charge(self, steps: int) -> int:
         """Account `steps` and check deadline and cancel; return the next fuel chunk.
@@ -122,7 +165,7 @@ class RunContext:
                 "step_limit_exceeded",
                 f"step budget of {self.max_steps} steps exhausted",
                 kind="timeout",
-                hint="loops, for/doseq elements and function calls each cost one step",
+                hint="each loop pass, for/doseq element and function call costs one step",
             )
         self.check_time()
         now = time.monotonic()

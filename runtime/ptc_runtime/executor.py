@@ -88,6 +88,7 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
         translated = translate(exc, fn_names)
         return Outcome("error", error=locate(translated, exc.__traceback__))
     finally:
+        ctx.settle(g.get("FUEL"))  # the steps of the last chunk count too
         context.uninstall(token)
 
 

@@ -34,9 +34,9 @@ _MISSING: Final = object()
 _PLAIN_CALLABLES: Final = (FunctionType, BuiltinFunctionType)
 
 
-def refuel() -> int:
-    """The fuel countdown hit zero: account the spent chunk, check limits, hand out more."""
-    return context.current().refuel()
+def refill(fuel: context.Fuel, due: int = 1) -> context.Fuel:
+    """A pull found the fuel chunk empty: account, check limits, hand out the next chunk."""
+    return context.current().refill(fuel, due)
 
 
 def kw(name: str) -> object:
@@ -217,7 +217,7 @@ def is_nan(x: object) -> bool:
 
 
 HELPERS: Final[dict[str, Any]] = {
-    "rt_refuel": refuel,
+    "rt_refill": refill,
     "rt_kw": kw,
     "rt_symref": symref,
     "rt_special_float": special_float,

@@ -68,6 +68,9 @@ def _child(parent: RunContext, deadline: float | None, stop: _Stop) -> RunContex
     )
     child.tool_invoker = parent.tool_invoker
     child.shared = parent.shared
+    # Workers pull from the parent's fuel chunks (the module globals are shared): a
+    # worker's refill charges the chunk's real size, known only from this table.
+    child.fuel_out = parent.fuel_out
     child.options = parent.options
     return child
 

@@ -79,8 +79,8 @@ def run_component(code: CodeType, table: dict[str, object], deps: Mapping[str, o
         g["program"]()
     finally:
         context.uninstall(token)
-    # Export calls later refuel from whichever run calls them (see docs/preludes.md).
-    g["FUEL"] = context.FUEL_CHUNK
+    # Export calls later refill from whichever run calls them (see docs/preludes.md).
+    g["FUEL"] = context.idle_fuel()
 
 
 # ---------------------------------------------------------------- introspection
