@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ptc_compiler.agent.preview import PreviewCaps, preview
 from ptc_compiler.agent.providers import ModelRouter, ProviderError
 from ptc_compiler.forms import ListForm, Symbol
 from ptc_compiler.prelude import Environment
@@ -469,10 +470,15 @@ class AgentHost:
     def _observation(self, value: Any, output: str, limit: int) -> dict[str, Any]:
         caps: list[str] = []
         try:
-            shown = pr_str(value, limit)
-            if len(shown) > limit:
-                caps.append("chars")
-            body = "user=> " + shown
+            # println output keeps its own reserve of the observation budget
+            reserve = min(limit // 3, PRINT_RESERVE_MAX) if output else 0
+            shown = preview(value, PreviewCaps.for_budget(max(1, limit - reserve)))
+            caps = list(shown.caps_hit)
+            text = shown.text
+            if shown.sampled_keys:  # map keys are data too: inside the untrusted body
+                keys = ("\nsampled keys: " + " ".join(shown.sampled_keys))[: limit // 4]
+                text = text[: max(0, limit - reserve - len("user=> ") - len(keys))] + keys
+            body = "user=> " + text
         except Exception:  # a preview failure never changes the outcome
             body = "user=> #<preview unavailable>"
         if output:
