@@ -9,6 +9,8 @@ workflow environment holding the preludes and the private host tools, and run on
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,9 +25,9 @@ from ptc_compiler.agent.host import (
     contract_type,
 )
 from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
-from ptc_compiler.prelude import Environment
+from ptc_compiler.prelude import Bundle, Environment, load_bundle
 from ptc_compiler.prelude.component import read_header, source_hash
-from ptc_compiler.prelude.load import CacheDir
+from ptc_compiler.prelude.load import CacheDir, bundle_fingerprint, resolve_cache_dir
 from ptc_compiler.signatures import Signature, SigType
 from ptc_runtime.values import Keyword
 
@@ -117,6 +119,30 @@ def _prompt_item(prompt: str | Path) -> str:
     return text
 
 
+#: Linked workflow bundles by (source fingerprint, cache directory). Loading a bundle reads
+#: every component's header (a parse of its source): about 12 ms for the agent library,
+#: more than a turn costs, so each run reuses the linked, immutable bundle instead. The
+#: fingerprint covers file paths, mtimes and sizes, and replacement prompt texts.
+_BUNDLES: OrderedDict[tuple[str, str], Bundle] = OrderedDict()
+_BUNDLES_LOCK = threading.Lock()
+_BUNDLES_MAX = 16
+
+
+def _workflow_bundle(items: Sequence[str | Path], cache_dir: CacheDir) -> Bundle:
+    key = (bundle_fingerprint(items), str(resolve_cache_dir(cache_dir)))
+    with _BUNDLES_LOCK:
+        hit = _BUNDLES.get(key)
+        if hit is not None:
+            _BUNDLES.move_to_end(key)
+            return hit
+    bundle = load_bundle(list(items), cache_dir=cache_dir)
+    with _BUNDLES_LOCK:
+        _BUNDLES[key] = bundle
+        while len(_BUNDLES) > _BUNDLES_MAX:
+            _BUNDLES.popitem(last=False)
+    return bundle
+
+
 def _workflow(
     host: AgentHost, cache_dir: CacheDir, prompt: str | Path | None = None
 ) -> Environment:
@@ -130,7 +156,8 @@ def _workflow(
     items: list[str | Path] = [SHIPPED[ns] for ns in WORKFLOW_NAMESPACES]
     if prompt is not None:
         items[WORKFLOW_NAMESPACES.index("agent.prompt")] = _prompt_item(prompt)
-    env = Environment(items, tools=host.tools(), timeout_ms=None, cache_dir=cache_dir)
+    bundle = _workflow_bundle(items, cache_dir)
+    env = Environment(bundle, tools=host.tools(), timeout_ms=None)
     owners = set(TOOL_OWNERS.values())
     for meta in env.bundle.metas:
         if meta.ns in owners and meta.source_hash != _shipped_hash(meta.ns):

@@ -85,3 +85,15 @@ def test_BUD_06_replacement_must_be_agent_prompt_and_gets_no_host_tools() -> Non
     assert sp.requests == []
     with pytest.raises(TypeError):
         run_outcome("t", model=sp, prompt=3)  # type: ignore[arg-type]
+
+
+def test_reused_workflow_bundle_follows_an_edited_prompt_file(tmp_path: Path) -> None:
+    # The linked workflow bundle is reused across runs; editing a source must not be missed.
+    path = tmp_path / "my_prompt.clj"
+    path.write_text(_policy(render='"FIRST"'), encoding="utf-8")
+    _, sp = agent([call("(return 1)")], prompt=path)
+    _, again = agent([call("(return 1)")], prompt=path)
+    path.write_text(_policy(render='"SECOND, LONGER"'), encoding="utf-8")
+    _, edited = agent([call("(return 1)")], prompt=path)
+    assert [s.requests[0].system for s in (sp, again, edited)] == ["FIRST", "FIRST",
+                                                                   "SECOND, LONGER"]
