@@ -73,25 +73,32 @@ class Ctx:
         return name
 
 
+# These builders make most of a module's nodes. They pass fields positionally (in
+# `_fields` order): CPython's AST constructors take keywords at twice the cost. The
+# contexts are shared, as in the trees `ast.parse` makes: they carry no data.
+LOAD = ast.Load()
+STORE = ast.Store()
+
+
 def load(name: str) -> ast.Name:
-    return ast.Name(id=name, ctx=ast.Load())
+    return ast.Name(name, LOAD)
 
 
 def store(name: str) -> ast.Name:
-    return ast.Name(id=name, ctx=ast.Store())
+    return ast.Name(name, STORE)
 
 
 def call(fn: ast.expr, args: list[ast.expr]) -> ast.Call:
-    return ast.Call(func=fn, args=args, keywords=[])
+    return ast.Call(fn, args, [])
 
 
 def helper(name: str, *args: ast.expr) -> ast.Call:
     """A call of runtime helper `rt_<name>`."""
-    return call(load("rt_" + name), list(args))
+    return ast.Call(ast.Name("rt_" + name, LOAD), list(args), [])
 
 
 def assign(name: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign(targets=[store(name)], value=value)
+    return ast.Assign([ast.Name(name, STORE)], value)
 
 
 NONE = ast.Constant(None)

@@ -23,6 +23,7 @@ from ptc_compiler import ir
 from ptc_compiler.lower import scan
 from ptc_compiler.lower.ctx import (
     FUEL,
+    LOAD,
     NONE,
     NS,
     NSC,
@@ -49,7 +50,7 @@ Sink = Callable[[ast.expr], list[ast.stmt]]
 
 
 def return_sink(expr: ast.expr) -> list[ast.stmt]:
-    return [ast.Return(value=expr)]
+    return [ast.Return(expr)]
 
 
 def assign_sink(name: str, then_break: bool) -> Sink:
@@ -115,7 +116,7 @@ class Emitter:
                 return Lowered((), helper("history", ast.Constant(n)))
             case ir.VectorLit(items=items):
                 stmts, exprs = self.many(items)
-                return Lowered(stmts, ast.List(elts=exprs, ctx=ast.Load()))
+                return Lowered(stmts, ast.List(exprs, LOAD))
             case ir.MapLit():
                 return self.map_lit(node)
             case ir.SetLit(items=items):
@@ -207,7 +208,7 @@ class Emitter:
         low = self.expr(node)
         out = list(low.stmts)
         if not is_trivial(low.expr):
-            out.append(at(node.span, ast.Expr(value=low.expr)))  # type: ignore[arg-type]
+            out.append(at(node.span, ast.Expr(low.expr)))  # type: ignore[arg-type]
         return out
 
     def via_statements(self, node: ir.Node) -> Lowered:
@@ -250,7 +251,7 @@ class Emitter:
         if then.stmts or else_.stmts:
             return None
         cond_stmts, cond = self.truthy(node.test, test)
-        return Lowered(cond_stmts, ast.IfExp(test=cond, body=then.expr, orelse=else_.expr))
+        return Lowered(cond_stmts, ast.IfExp(cond, then.expr, else_.expr))
 
     def let_expr(self, node: ir.Let) -> Lowered:
         stmts: list[ast.stmt] = []
@@ -282,7 +283,7 @@ class Emitter:
             flat.append(v)
         stmts, exprs = self.many(flat)
         if all(simple_key(k) for k in keys):
-            return Lowered(stmts, ast.Dict(keys=list(exprs[0::2]), values=list(exprs[1::2])))
+            return Lowered(stmts, ast.Dict(list(exprs[0::2]), exprs[1::2]))
         return Lowered(stmts, helper("map", *exprs))
 
     def and_or(self, node: ir.And | ir.Or) -> Lowered:
@@ -439,20 +440,16 @@ class Emitter:
         if (name == "+" and n == 1) or (name == "*" and n == 1):
             return exprs[0]
         if name == "-" and n == 1:
-            return ast.UnaryOp(op=ast.USub(), operand=exprs[0])
+            return ast.UnaryOp(ast.USub(), exprs[0])
         if name in ("inc", "dec") and n == 1:
             op: ast.operator = ast.Add() if name == "inc" else ast.Sub()
-            return ast.BinOp(left=exprs[0], op=op, right=ast.Constant(1))
+            return ast.BinOp(exprs[0], op, ast.Constant(1))
         if name in COMPARE and n >= 2:
-            return ast.Compare(
-                left=exprs[0], ops=[COMPARE[name]() for _ in exprs[1:]], comparators=exprs[1:]
-            )
+            return ast.Compare(exprs[0], [COMPARE[name]() for _ in exprs[1:]], exprs[1:])
         if name in ("=", "==") and n >= 2:
-            return ast.Compare(
-                left=exprs[0], ops=[ast.Eq() for _ in exprs[1:]], comparators=exprs[1:]
-            )
+            return ast.Compare(exprs[0], [ast.Eq() for _ in exprs[1:]], exprs[1:])
         if name in SIGN and n == 1:
-            return ast.Compare(left=exprs[0], ops=[SIGN[name]()], comparators=[ast.Constant(0)])
+            return ast.Compare(exprs[0], [SIGN[name]()], [ast.Constant(0)])
         return None
 
     # ------------------------------------------------------------------ tail position
@@ -465,7 +462,7 @@ class Emitter:
                 stmts, cond = self.truthy(test, low)
                 body = self.tail(then, sink)
                 orelse = self.tail(else_, sink)
-                return [*stmts, at(node.span, ast.If(test=cond, body=body, orelse=orelse))]  # type: ignore[list-item]
+                return [*stmts, at(node.span, ast.If(cond, body, orelse))]  # type: ignore[list-item]
             case ir.Do(body=body):
                 if not body:
                     return sink(NONE)
@@ -562,7 +559,7 @@ class Emitter:
             body = self.for_clauses(node, 0, acc)
         finally:
             self.cx.recur = saved
-        init = [assign(acc, ast.List(elts=[], ctx=ast.Load()))] if node.collect else []
+        init = [assign(acc, ast.List([], LOAD))] if node.collect else []
         return [*init, *body, *sink(load(acc) if node.collect else NONE)]
 
     def for_clauses(self, node: ir.For, i: int, acc: str) -> list[ast.stmt]:
@@ -570,8 +567,8 @@ class Emitter:
             if not node.collect:
                 return self.effect(node.body)
             low = self.expr(node.body)
-            item = ast.List(elts=[low.expr], ctx=ast.Load())
-            return [*low.stmts, ast.AugAssign(target=store(acc), op=ast.Add(), value=item)]
+            item = ast.List([low.expr], LOAD)
+            return [*low.stmts, ast.AugAssign(store(acc), ast.Add(), item)]
         clause = node.clauses[i]
         rest = self.for_clauses(node, i + 1, acc)
         match clause:
@@ -588,8 +585,8 @@ class Emitter:
                 low = self.expr(test)
                 stmts, cond = self.truthy(test, low)
                 jump: ast.stmt = ast.Continue() if isinstance(clause, ir.ForWhen) else ast.Break()
-                negated = ast.UnaryOp(op=ast.Not(), operand=cond)
-                return [*stmts, ast.If(test=negated, body=[jump], orelse=[]), *rest]
+                negated = ast.UnaryOp(ast.Not(), cond)
+                return [*stmts, ast.If(negated, [jump], []), *rest]
             case ir.ForLet(bindings=bindings):
                 out: list[ast.stmt] = []
                 for ident, value in bindings:
@@ -747,7 +744,7 @@ SIGN: dict[str, type[ast.cmpop]] = {"zero?": ast.Eq, "pos?": ast.Gt, "neg?": ast
 def chain_binop(op: type[ast.operator], exprs: list[ast.expr]) -> ast.expr:
     out = exprs[0]
     for e in exprs[1:]:
-        out = ast.BinOp(left=out, op=op(), right=e)
+        out = ast.BinOp(out, op(), e)
     return out
 
 
@@ -765,10 +762,10 @@ def inline_equality(name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -
             a.value is None or type(a.value) is bool or isinstance(a.value, Keyword)
         ):
             op: ast.cmpop = ast.IsNot() if name == "not=" else ast.Is()
-            return ast.Compare(left=exprs[1 - i], ops=[op], comparators=[exprs[i]])
+            return ast.Compare(exprs[1 - i], [op], [exprs[i]])
         if isinstance(a, ir.Const) and type(a.value) is str:
             op = ast.NotEq() if name == "not=" else ast.Eq()
-            return ast.Compare(left=exprs[1 - i], ops=[op], comparators=[exprs[i]])
+            return ast.Compare(exprs[1 - i], [op], [exprs[i]])
     return None
 
 
@@ -784,26 +781,26 @@ def simple_key(node: ir.Node) -> bool:
 
 def not_nil_or_false(name: str) -> ast.expr:
     return ast.BoolOp(
-        op=ast.And(),
-        values=[
-            ast.Compare(left=load(name), ops=[ast.IsNot()], comparators=[ast.Constant(None)]),
-            ast.Compare(left=load(name), ops=[ast.IsNot()], comparators=[ast.Constant(False)]),
+        ast.And(),
+        [
+            ast.Compare(load(name), [ast.IsNot()], [ast.Constant(None)]),
+            ast.Compare(load(name), [ast.IsNot()], [ast.Constant(False)]),
         ],
     )
 
 
 def nil_or_false(name: str) -> ast.expr:
     return ast.BoolOp(
-        op=ast.Or(),
-        values=[
-            ast.Compare(left=load(name), ops=[ast.Is()], comparators=[ast.Constant(None)]),
-            ast.Compare(left=load(name), ops=[ast.Is()], comparators=[ast.Constant(False)]),
+        ast.Or(),
+        [
+            ast.Compare(load(name), [ast.Is()], [ast.Constant(None)]),
+            ast.Compare(load(name), [ast.Is()], [ast.Constant(False)]),
         ],
     )
 
 
 def subscript(container: str, key: str) -> ast.expr:
-    return ast.Subscript(value=load(container), slice=ast.Constant(key), ctx=ast.Load())
+    return ast.Subscript(load(container), ast.Constant(key), LOAD)
 
 
 def arguments(params: list[ast.arg], vararg: ast.arg | None = None) -> ast.arguments:
