@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ptc_compiler.agent import mission_api
 from ptc_compiler.agent.preview import PreviewCaps, preview
 from ptc_compiler.agent.providers import ModelRouter, ProviderError
 from ptc_compiler.forms import ListForm, Symbol
@@ -362,7 +363,7 @@ class AgentHost:
                 "reason": "unknown_mission",
                 "retryable?": False,
             }
-        return {"status": "ok", "value": system_prompt(rt.api_env.render_api())}
+        return {"status": "ok", "value": system_prompt(mission_api.render(rt.api_env))}
 
     def kernel_eval(self, args: Any) -> dict[str, Any]:
         rt = self.mission(args.get("mission"))

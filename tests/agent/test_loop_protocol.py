@@ -202,6 +202,8 @@ def test_BUD_07_prompt_lists_tools_and_exports() -> None:
     system = sp.requests[0].system or ""
     assert "Available API" in system
     assert "(shop/total xs)" in system and "Sum of prices." in system
+    _, sp = agent([call("(return 1)")], tools={"prices": tool})  # no facade: the tool itself
+    system = sp.requests[0].system or ""
     assert "tool/prices" in system and "All prices." in system
 
 
