@@ -71,7 +71,7 @@ class Emitter:
         self.cx = cx
         self.module_fns: set[str] = set()  # python names of fns defined at module level
         self.free_memo: dict[int, frozenset[str]] = {}
-        self.recur_owners: set[int] = set()
+        self.recurring: dict[int, bool] = {}  # id(FnArity) -> its body recurs to it
 
     # ------------------------------------------------------------------ expressions
 
@@ -375,7 +375,7 @@ class Emitter:
         if len(fn.arities) != 1 or fn.self_name is not None or fn.contract is not None:
             return None
         arity = fn.arities[0]
-        if len(arity.params) != 1 or arity.rest is not None or id(arity) in self.recur_owners:
+        if len(arity.params) != 1 or arity.rest is not None or self.recurs(arity):
             return None
         x = arity.params[0]
         bind = ir.ForBind(x, coll, coll.span)
@@ -401,7 +401,7 @@ class Emitter:
             len(arity.params) != 2
             or arity.rest is not None
             or fn.contract is not None
-            or id(arity) in self.recur_owners
+            or self.recurs(arity)
         ):
             return None
         if isinstance(init, ir.MapLit) and not init.pairs:
@@ -663,7 +663,7 @@ class Emitter:
         params = [ast.arg(arg=p) for p in arity.params]
         vararg = ast.arg(arg=arity.rest) if arity.rest is not None else None
         body: list[ast.stmt] = [ast.Global(names=[FUEL])]
-        if id(arity) not in self.recur_owners:
+        if not self.recurs(arity):
             # A recurring arity's body is a fuel-driven loop: its first pull is the entry step.
             body.extend(fuel_check())
         if arity.rest is not None:
@@ -702,7 +702,7 @@ class Emitter:
 
     def arity_body(self, arity: ir.FnArity) -> list[ast.stmt]:
         """The statements of one arity's body (a `while` loop when it `recur`s)."""
-        if id(arity) in self.recur_owners:
+        if self.recurs(arity):
             idents = (*arity.params, *((arity.rest,) if arity.rest else ()))
             self.cx.recur = LoopTarget(idents)
             loop_body = self.tail(arity.body, return_sink)
@@ -710,18 +710,25 @@ class Emitter:
         self.cx.recur = None
         return self.tail(arity.body, return_sink)
 
+    def recurs(self, arity: ir.FnArity) -> bool:
+        """Whether a `recur` jumps to `arity` (its body then lowers to a `while` loop)."""
+        key = id(arity)  # arities live as long as the program being lowered
+        hit = self.recurring.get(key)
+        if hit is None:
+            hit = self.recurring[key] = scan.owns_recur(arity.body)
+        return hit
+
     def numeric_params(self, arity: ir.FnArity) -> frozenset[str]:
         """Parameters worth a numeric fast path: used in arithmetic, and still numbers
         after every `recur` once checked at entry."""
         cands = scan.numeric_operands(arity.body) & set(arity.params)
-        if not cands or id(arity) not in self.recur_owners:
+        if not cands or not self.recurs(arity):
             return frozenset(cands)
         idents = [*arity.params, *((arity.rest,) if arity.rest else ())]
         return scan.numeric_fixpoint(idents, cands, arity.body, self.cx.numeric)
 
     def program(self, body: ir.Node) -> ast.FunctionDef:
         self.cx.recur = None
-        self.recur_owners = scan.recur_owners(body)
         stmts = [ast.Global(names=[FUEL]), *self.tail(body, return_sink)]
         return ast.FunctionDef(
             name="program",

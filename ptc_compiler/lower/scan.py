@@ -119,26 +119,29 @@ def free_locals(fn: ir.Fn, memo: dict[int, frozenset[str]] | None = None) -> fro
     return result
 
 
-def recur_owners(root: ir.Node) -> set[int]:
-    """Ids of the `Loop` and `FnArity` nodes that some `Recur` jumps to (one walk)."""
-    owners: set[int] = set()
-    stack: list[tuple[ir.Node, int]] = [(root, 0)]
+def owns_recur(body: ir.Node) -> bool:
+    """True when some `Recur` in `body` jumps to the loop or fn arity whose body it is.
+
+    Nested fns and nested loop bodies own the recurs inside them; a loop's initial
+    values belong to the enclosing target.
+    """
+    stack = [body]
+    pop = stack.pop
+    push = stack.extend
     while stack:
-        node, target = stack.pop()
-        if isinstance(node, ir.Recur):
-            owners.add(target)
-        elif isinstance(node, ir.Loop):
-            for _, init in node.bindings:
-                stack.append((init, target))
-            stack.append((node.body, id(node)))
+        node = pop()
+        kind = type(node)
+        if kind is ir.Recur:
+            return True
+        if kind is ir.Fn:
             continue
-        elif isinstance(node, ir.Fn):
-            for arity in node.arities:
-                stack.append((arity.body, id(arity)))
+        if kind is ir.Loop:
+            push(init for _, init in node.bindings)  # type: ignore[union-attr]
             continue
-        for child in children(node):
-            stack.append((child, target))
-    return owners
+        get = _CHILDREN.get(kind)
+        if get is not None:
+            push(get(node))
+    return False
 
 
 def tail_recurs(body: ir.Node) -> Iterator[ir.Recur]:

@@ -43,7 +43,6 @@ from ptc_compiler.forms import (
     Symbol,
     VectorForm,
 )
-from ptc_compiler.lower import scan
 from ptc_compiler.lower.check import COMPONENT_TABLES, GeneratedCodeRejected, check_restricted
 from ptc_compiler.lower.check import finalize as check_finalize
 from ptc_compiler.lower.ctx import PNS, Ctx, helper, load
@@ -674,7 +673,6 @@ def lower_component(
 
     cx = Ctx(component=True)
     emitter = Emitter(BUILTINS, cx)
-    emitter.recur_owners = scan.recur_owners(ir.Do(tuple(nodes)))
     ns = meta.ns
     body: list[ast.stmt] = [ast.Global(names=["FUEL"])]
     consts: list[ast.stmt] = []
