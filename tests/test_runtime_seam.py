@@ -376,7 +376,9 @@ def test_sync_run_accepts_coroutine_tools() -> None:
 
 def test_arun_cancellation_aborts() -> None:
     async def main() -> None:
-        task = asyncio.ensure_future(api.arun("(loop [] (recur))", timeout_ms=10_000))
+        # A budget the loop cannot spend before the cancellation (~10 ns a step).
+        src = "(loop [] (recur))"
+        task = asyncio.ensure_future(api.arun(src, timeout_ms=10_000, max_steps=10**12))
         await asyncio.sleep(0.1)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):

@@ -67,6 +67,8 @@ class _Unguard(ast.NodeTransformer):
         if _is_pull(node) and len(node.body) == 1 and isinstance(node.body[0], ast.Break):
             return None
         self.generic_visit(node)
+        if not node.body:  # `(doseq [x xs] x)`: the check was all there was
+            node.body = [ast.Continue()]
         return node
 
     def visit_While(self, node: ast.While) -> ast.AST:

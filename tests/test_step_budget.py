@@ -1,0 +1,247 @@
+"""The step budget (decision 1) as the fuel iterator implements it.
+
+Every pass through a `loop` body (its first pass and each `recur`), every `for`/`doseq`
+element, every fn call costs one step; a literal-fn `map`/`filter`/`reduce` compiled to
+a loop costs one step per element, like the fn call it replaces. The counts below are
+derived from that rule, and checked three ways: `RunResult.steps` is exact, a budget of
+exactly that many steps suffices, one step less fails with kind `timeout`. The programs
+are long enough to span several fuel chunks (they start at 50 steps and grow to 1 000),
+so refills in the middle of loops, nested loops and calls are covered. Then the same
+shapes, made endless, must still stop at the deadline and at a cancellation.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from itertools import repeat
+from typing import Any
+
+import pytest
+
+from ptc_compiler import api
+from ptc_runtime.context import FUEL_CHUNK, CancelToken, RunContext
+from ptc_runtime.errors import LimitExceeded
+from ptc_runtime.executor import execute
+from ptc_runtime.seam import RunRequest, RunResult, Runtime
+
+N = 1_500
+
+
+@cache
+def fib_calls(n: int) -> int:
+    return 1 if n < 2 else 1 + fib_calls(n - 1) + fib_calls(n - 2)
+
+
+def fib(n: int) -> int:
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+@dataclass(frozen=True)
+class Case:
+    source: str
+    steps: int  # what the rule says the program costs
+    value: Any
+
+
+CASES: dict[str, Case] = {
+    "loop": Case(f"(loop [i 0] (if (< i {N}) (recur (inc i)) i))", N + 1, N),
+    "recursive-fn": Case(
+        "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 13)",
+        fib_calls(13),
+        fib(13),
+    ),
+    "fn-recur": Case(
+        f"(defn f [k acc] (if (zero? k) acc (recur (dec k) (+ acc k)))) (f {N} 0)",
+        N + 1,  # the call is the first pass, then N recurs
+        N * (N + 1) // 2,
+    ),
+    "nested-loops": Case(
+        f"(loop [i 0 s 0] (if (< i {N}) "
+        "(recur (inc i) (+ s (loop [j 0 t 0] (if (< j 3) (recur (inc j) (+ t j)) t)))) s))",
+        (N + 1) + N * 4,
+        3 * N,
+    ),
+    "loop-calling-fn": Case(
+        f"(defn sq [x] (* x x)) (loop [i 0 s 0] (if (< i {N}) (recur (inc i) (+ s (sq i))) s))",
+        (N + 1) + N,
+        sum(i * i for i in range(N)),
+    ),
+    "for": Case(f"(count (for [x (range {N}) :when (odd? x)] x))", N, N // 2),
+    "nested-for": Case(f"(count (for [x (range {N}) y [1 2 3]] y))", N + 3 * N, 3 * N),
+    "doseq": Case(f"(doseq [x (range {N})] x)", N, None),
+    "literal-map": Case(f"(count (mapv (fn [x] (* 2 x)) (range {N})))", N, N),
+    "literal-filter": Case(f"(count (filter (fn [x] (odd? x)) (range {N})))", N, N // 2),
+    "literal-reduce": Case(f"(count (reduce (fn [acc x] (assoc acc x 1)) {{}} (range {N})))", N, N),
+    "fn-value-map": Case(f"(let [g (fn [x] (inc x))] (count (map g (range {N}))))", N, N),
+    "pmap-loops": Case(
+        "(count (pmap (fn [x] (loop [i 0] (if (< i 300) (recur (inc i)) i))) (range 6)))",
+        6 * (1 + 301),
+        6,
+    ),
+}
+
+# The same shapes with no end in sight (each would take minutes or more).
+ENDLESS: dict[str, str] = {
+    "loop": "(loop [i 0] (recur (inc i)))",
+    "recursive-fn": "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 60)",
+    "fn-recur": "(defn f [k] (recur (inc k))) (f 0)",
+    "nested-loops": "(loop [i 0] (recur (+ i (loop [j 0] (if (< j 1000) (recur (inc j)) 1)))))",
+    "for": "(count (for [x (range 100000) y (range 100000) :when (neg? y)] y))",
+    "doseq": "(doseq [x (range 100000) y (range 100000)] y)",
+    "literal-map": "(mapv (fn [x] (count (filter (fn [y] (neg? y)) (range 100000)))) "
+    "(range 100000))",
+    "literal-reduce": "(reduce (fn [acc x] (assoc acc :n (count (filter (fn [y] (neg? y)) "
+    "(range 100000))))) {} (range 100000))",
+}
+
+
+@pytest.fixture(scope="module", params=["in-process", "isolated"])
+def rt(request: pytest.FixtureRequest) -> Iterator[Runtime]:
+    runtime = api.runtime(request.param, pool_size=2)
+    yield runtime
+    runtime.close()
+
+
+@pytest.fixture(scope="module")
+def local() -> Iterator[Runtime]:
+    runtime = api.runtime("in-process")
+    yield runtime
+    runtime.close()
+
+
+def go(rt: Runtime, program: str, **kw: Any) -> RunResult:
+    return rt.run(rt.resolve(RunRequest(program, **kw)))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_steps_are_counted_exactly(local: Runtime, name: str) -> None:
+    case = CASES[name]
+    r = go(local, case.source, timeout_ms=None)
+    assert r.error is None, r.error
+    assert r.value == case.value
+    assert r.steps == case.steps
+
+
+# pmap workers each get the budget left when they start (their steps are summed after):
+# the budget is exact only for the program's own thread.
+@pytest.mark.parametrize("name", sorted(set(CASES) - {"pmap-loops"}))
+def test_budget_of_exactly_the_cost_suffices_one_less_fails(rt: Runtime, name: str) -> None:
+    case = CASES[name]
+    enough = go(rt, case.source, timeout_ms=None, max_steps=case.steps)
+    assert enough.error is None, enough.error
+    assert enough.value == case.value
+    short = go(rt, case.source, timeout_ms=None, max_steps=case.steps - 1)
+    assert short.error is not None and short.error.kind == "timeout", short.error
+    assert short.error.code == "step_limit_exceeded"
+    assert "step budget" in short.error.message
+
+
+@pytest.mark.parametrize("name", sorted(ENDLESS))
+def test_budget_stops_the_endless_shapes(rt: Runtime, name: str) -> None:
+    r = go(rt, ENDLESS[name], timeout_ms=None, max_steps=20_000)
+    assert r.error is not None and r.error.kind == "timeout", r.error
+    assert r.error.code == "step_limit_exceeded"
+
+
+@pytest.mark.parametrize("name", sorted(ENDLESS))
+def test_deadline_interrupts(local: Runtime, name: str) -> None:
+    start = time.monotonic()
+    r = go(local, ENDLESS[name], timeout_ms=100, max_steps=10**15)
+    assert r.error is not None and r.error.kind == "timeout", r.error
+    assert r.error.code == "timeout"  # the deadline, not the budget
+    assert time.monotonic() - start < 2.0
+
+
+@pytest.mark.parametrize("name", sorted(ENDLESS))
+def test_cancel_interrupts(local: Runtime, name: str) -> None:
+    token = CancelToken()
+    timer = threading.Timer(0.1, token.cancel)
+    timer.start()
+    start = time.monotonic()
+    try:
+        r = go(local, ENDLESS[name], timeout_ms=None, max_steps=10**15, cancel=token)
+    finally:
+        timer.cancel()
+    assert r.error is not None and r.error.kind == "abort", r.error
+    assert time.monotonic() - start < 2.0
+
+
+def test_deadline_interrupts_slow_passes(local: Runtime) -> None:
+    """Each pass allocates: the chunk shrinks, so the deadline is still seen in time."""
+    src = "(loop [i 0] (recur (+ i (count (str (range 20000))))))"
+    start = time.monotonic()
+    r = go(local, src, timeout_ms=100, max_steps=10**15)
+    assert r.error is not None and r.error.code == "timeout", r.error
+    assert time.monotonic() - start < 2.0
+
+
+# ---------------------------------------------------------------- RunContext.refill
+
+
+def pull(fuel: Iterator[None], k: int) -> None:
+    for _ in range(k):
+        next(fuel)
+
+
+def ctx_with(max_steps: int) -> tuple[RunContext, Iterator[None]]:
+    ctx = RunContext(max_steps=max_steps, deadline=None)
+    return ctx, ctx.first_fuel()
+
+
+def test_refill_charges_pulls_and_the_step_due() -> None:
+    ctx, fuel = ctx_with(10_000)
+    pull(fuel, 50)  # the whole first chunk
+    fresh = ctx.refill(fuel)
+    assert ctx.steps_used == 51
+    pull(fresh, 7)
+    ctx.refill(fresh, 0)  # a loop: it takes its step from the next chunk
+    assert ctx.steps_used == 58
+
+
+def test_refill_of_a_chunk_from_elsewhere_assumes_a_full_chunk() -> None:
+    ctx, _ = ctx_with(10_000)
+    other = repeat(None, FUEL_CHUNK)  # e.g. a linked prelude's, handed out between runs
+    pull(other, 10)
+    ctx.refill(other)
+    assert ctx.steps_used == 11
+
+
+def test_a_loop_needing_a_step_past_the_budget_fails_at_the_refill() -> None:
+    ctx, fuel = ctx_with(50)
+    pull(fuel, 50)
+    with pytest.raises(LimitExceeded) as info:
+        ctx.refill(fuel, 0)
+    assert info.value.code == "step_limit_exceeded" and info.value.kind == "timeout"
+
+
+def test_a_check_at_the_budget_gets_an_empty_chunk_then_fails() -> None:
+    ctx, fuel = ctx_with(51)
+    pull(fuel, 50)
+    empty = ctx.refill(fuel)  # the 51st step: still inside the budget
+    assert list(empty) == []
+    with pytest.raises(LimitExceeded):
+        ctx.refill(empty)
+
+
+def test_settle_counts_the_last_chunk_only_once() -> None:
+    ctx, fuel = ctx_with(10_000)
+    pull(fuel, 20)
+    ctx.settle(fuel)
+    assert ctx.steps_used == 20
+    ctx.settle(fuel)
+    ctx.settle(object())
+    assert ctx.steps_used == 20
+
+
+def test_unguarded_code_is_the_same_program() -> None:
+    """`guards=False` (benchmarks) only drops the pulls: same values for every shape."""
+    for case in CASES.values():
+        bare = api.compile(case.source + " ", guards=False)
+        ctx = RunContext(max_steps=10**12, deadline=None)
+        out = execute(bare.code, ctx, bare.fn_names)
+        assert out.status == "value" and out.value == case.value, out
+        assert ctx.steps_used == 0
