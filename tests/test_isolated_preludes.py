@@ -430,3 +430,49 @@ def test_unregister_removes_only_the_bundle_it_is_given() -> None:
     assert rt_prelude.lookup(e.bundle.key) is None
     rt_prelude.register(e.bundle)
     e.close()
+
+
+def test_a_worker_holds_a_bounded_number_of_preludes() -> None:
+    """Nine bundles through one worker: the host drops the least recently used one first,
+    and a dropped bundle is shipped again when a run needs it."""
+    from ptc_runtime.worker.prelude import MAX_LOADED
+
+    envs = [Environment([f"(ns lib{i})\n(defn id [] {i})"], cache_dir=False)
+            for i in range(MAX_LOADED + 1)]
+    packages = [e.bundle.package() for e in envs]
+
+    def compiler(source: str, tools: Any, names: Any) -> Any:
+        i = int(source.split(":", 1)[0])
+        p = envs[i].compile(source.split(":", 1)[1], names)
+        return _Raw(p.code, dict(p.fn_names), packages[i])
+
+    rt = Runtime(compiler, mode="isolated", pool_size=1)
+    try:
+        proc = _warm(rt)
+        for i in range(MAX_LOADED + 1):
+            assert rt.run(rt.resolve(RunRequest(f"{i}:(lib{i}/id)"))).value == i
+        assert rt._pool.idle == [proc]
+        assert list(proc.preludes) == [p.digest for p in packages[1:]]
+        assert rt.run(rt.resolve(RunRequest("0:(lib0/id)"))).value == 0  # shipped again
+        assert packages[0].digest in proc.preludes and packages[1].digest not in proc.preludes
+        assert len(proc.preludes) == MAX_LOADED
+    finally:
+        rt.close()
+        for e in envs:
+            e.close()
+
+
+def test_a_bundle_too_large_to_ship_is_refused_when_the_environment_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ptc_compiler.prelude import PreludeError
+    from ptc_runtime.worker import prelude as worker_prelude
+
+    monkeypatch.setattr(worker_prelude, "MAX_PACKAGE_BYTES", 2_000)
+    big = "(ns big)\n" + "\n".join(f"(defn f{i} [x] (+ x {i}))" for i in range(40))
+    with pytest.raises(PreludeError) as info:
+        Environment([big], cache_dir=False, mode="isolated", pool_size=0)
+    assert info.value.code == "prelude_too_large" and "2000" in info.value.message
+    # in-process the same bundle is fine (nothing is shipped)
+    with Environment([big], cache_dir=False) as e:
+        assert e.run("(big/f39 1)").value == 40
