@@ -1,8 +1,9 @@
 """Sandbox costs: in-process guard overhead, isolated latency, throughput per mode.
 
 * Guard overhead: the same program compiled with and without the step-budget checks
-  (`lower(..., guards=False)`), executed directly, on the loop workload (`LOOP_SUM`)
-  and the pipeline workload (`THIRTY_LINES` over 500 orders). Target: <= 25 %.
+  (`lower(..., guards=False)`), executed directly, on the loop workload (`LOOP_SUM`),
+  the pipeline workload (`THIRTY_LINES` over 500 orders) and a recursive fn (`fib 20`,
+  one check per call). Thread CPU time, medians of interleaved runs. Target: <= 25 %.
 * Isolated latency: one trivial run on a warm worker pool (median wall time, and CPU
   time per run: the host process plus the worker, read from /proc). Target: <= 5 ms.
   The same in an isolated prelude environment (50-function prelude), plus the one-time
@@ -52,35 +53,37 @@ def _run_code(program: api.Program, data: Any) -> Callable[[], object]:
     return once
 
 
-def best_ms(fn: Callable[[], object], repeat: int, inner: int = 1) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        best = min(best, (time.perf_counter() - t) * 1000 / inner)
-    return best
+def cpu_ms(fn: Callable[[], object], inner: int) -> float:
+    """Thread CPU time of `inner` calls, per call (other jobs on the machine do not count)."""
+    t = time.thread_time()
+    for _ in range(inner):
+        fn()
+    return (time.thread_time() - t) * 1000 / inner
+
+
+FIB = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 20)"
 
 
 def guard_overhead(quick: bool) -> dict[str, float]:
     n = 200_000 if quick else 1_000_000
-    repeat = 3 if quick else 9
+    repeat = 5 if quick else 21
     rows: dict[str, float] = {}
     cases = [
         ("loop", LOOP_SUM.format(n=n), None, 1),
         ("pipeline", THIRTY_LINES, {"orders": orders(500)}, 20),
+        ("recursive fn (fib 20)", FIB, None, 2),
     ]
     for name, src, data, inner in cases:
         guarded = _run_code(api.compile(src + " ", guards=True), data)
         bare = _run_code(api.compile(src + " ", guards=False), data)
         assert guarded() == bare()
         g_runs, b_runs = [], []
-        for _ in range(repeat):  # interleaved; the minimum is the stable statistic
-            g_runs.append(best_ms(guarded, 1, inner))
-            b_runs.append(best_ms(bare, 1, inner))
-        g, b = min(g_runs), min(b_runs)
-        rows[f"{name}: guarded (ms)"] = g
-        rows[f"{name}: unguarded (ms)"] = b
+        for _ in range(repeat):  # interleaved, so both see the same machine load
+            g_runs.append(cpu_ms(guarded, inner))
+            b_runs.append(cpu_ms(bare, inner))
+        g, b = statistics.median(g_runs), statistics.median(b_runs)
+        rows[f"{name}: guarded, CPU (ms)"] = g
+        rows[f"{name}: unguarded, CPU (ms)"] = b
         rows[f"{name}: guard overhead (%)"] = (g - b) / b * 100
     return rows
 

@@ -129,7 +129,8 @@ class RunContext:
         """Steps pulled from `fuel` since it was handed out; forgets it."""
         entry = self.fuel_out.pop(id(fuel), None)
         given = entry[1] if entry is not None and entry[0] is fuel else FUEL_CHUNK
-        return max(0, given - length_hint(fuel))
+        spent = given - length_hint(fuel)
+        return spent if spent > 0 else 0
 
     def refill(self, fuel: Fuel, due: int = 1) -> Fuel:
         """A pull found its chunk empty: account, check the limits, hand out a new chunk.
@@ -141,9 +142,11 @@ class RunContext:
         from the new chunk, which therefore must not be empty.
         """
         n = self.charge(self._spent(fuel) + due)
-        if due == 0 and n == 0:
+        if n == 0 and due == 0:
             self.charge(1)  # the loop's next pass is a step over the budget: raises
-        return self._hand_out(n)
+        fuel = repeat(None, n)
+        self.fuel_out[id(fuel)] = (fuel, n)
+        return fuel
 
     def settle(self, fuel: object) -> None:
         """At the end of a run: count the steps pulled from its last chunk (never raises)."""
@@ -167,8 +170,8 @@ class RunContext:
                 kind="timeout",
                 hint="each loop pass, for/doseq element and function call costs one step",
             )
-        self.check_time()
         now = time.monotonic()
+        self.check_time(now)
         chunk = self.chunk
         if now - self.last_refuel > SLOW_CHUNK_S:
             chunk = max(1, chunk // 8)
@@ -178,11 +181,12 @@ class RunContext:
         self.last_refuel = now
         return min(chunk, self.max_steps - self.steps_used)
 
-    def check_time(self) -> None:
-        """Fail the run if its deadline passed or it was cancelled."""
+    def check_time(self, now: float | None = None) -> None:
+        """Fail the run if its deadline passed (`now`: a fresh `time.monotonic()`, if the
+        caller has one) or it was cancelled."""
         if self.cancel is not None and self.cancel.cancelled:
             raise Aborted("abort", "run cancelled")
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and (time.monotonic() if now is None else now) > self.deadline:
             raise LimitExceeded("timeout", "execution exceeded its deadline", kind="timeout")
 
     def emit(self, text: str) -> None:
