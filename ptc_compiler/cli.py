@@ -84,6 +84,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             timeout_ms=args.timeout_ms if args.timeout_ms > 0 else None,
             max_steps=args.max_steps,
             preludes=args.prelude or None,
+            mode=args.mode,
         )
     except PtcError as err:  # a prelude that cannot be loaded or attached
         _report(api.RunFailure.from_error(err))
@@ -163,6 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--tools", help="trusted Python file defining TOOLS = {name: callable}")
     run.add_argument("--timeout-ms", type=float, default=1000, help="0 for no deadline")
     run.add_argument("--max-steps", type=int, default=10_000_000)
+    run.add_argument(
+        "--mode",
+        choices=["in-process", "isolated"],
+        default="in-process",
+        help="isolated: run in a separate worker process with OS resource limits",
+    )
     run.add_argument(
         "--prelude",
         action="append",

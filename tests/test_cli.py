@@ -52,7 +52,12 @@ def test_check_reports_without_running(tmp_path: Path) -> None:
 
 def test_demo_example_runs() -> None:
     out = ptc(
-        "run", "examples/orders.clj", "--data", "examples/orders.json", "--tools", "examples/tools.py"
+        "run",
+        "examples/orders.clj",
+        "--data",
+        "examples/orders.json",
+        "--tools",
+        "examples/tools.py",
     )
     assert out.returncode == 0, out.stderr
     assert "paid orders:" in out.stdout and ":total-revenue" in out.stdout
@@ -61,3 +66,24 @@ def test_demo_example_runs() -> None:
 def test_missing_file_is_a_clean_error() -> None:
     out = ptc("run", "/nonexistent/program.clj")
     assert out.returncode != 0 and "Traceback" not in out.stderr
+
+
+def test_run_isolated_mode_prints_the_json_projection(tmp_path: Path) -> None:
+    (tmp_path / "d.json").write_text(json.dumps({"items": [{"v": 1}, {"v": 2}]}))
+    out = ptc(
+        "run",
+        "--mode",
+        "isolated",
+        "--data",
+        str(tmp_path / "d.json"),
+        "-e",
+        '(println "hi") {:total (reduce + (map :v data/items)) :tag :done}',
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == 'hi\n{"total" 3, "tag" "done"}\n'
+
+
+def test_run_isolated_mode_reports_a_killed_worker_as_timeout() -> None:
+    out = ptc("run", "--mode", "isolated", "--timeout-ms", "200", "-e", "(loop [] (recur))")
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith("timeout: ")
