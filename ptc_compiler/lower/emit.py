@@ -18,6 +18,7 @@ import ast
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ptc_compiler import ir
 from ptc_compiler.lower import scan
@@ -77,80 +78,13 @@ class Emitter:
 
     def expr(self, node: ir.Node) -> Lowered:
         """Lower `node` for its value."""
-        lowered = self._dispatch(node)
+        # One dict lookup per node (a `match` would try its class patterns one by one).
+        lower_kind = _EXPR_KINDS.get(type(node))
+        if lower_kind is None:
+            raise AssertionError(f"unknown IR node {type(node).__name__}")
+        lowered = lower_kind(self, node)
         at(node.span, lowered.expr)
         return lowered
-
-    def _dispatch(self, node: ir.Node) -> Lowered:
-        # The three most frequent kinds first: a `match` tries its class patterns in order.
-        t = type(node)
-        if t is ir.Call:
-            return self.call(node)  # type: ignore[arg-type]
-        if t is ir.Local:
-            ident = node.ident  # type: ignore[union-attr]
-            return Lowered((), load(self.cx.fn_locals.get(ident, ident)))
-        if t is ir.Const:
-            return Lowered((), self.const(node.value))  # type: ignore[union-attr, arg-type]
-        match node:
-            case ir.Const():
-                return Lowered((), self.const(node.value))
-            case ir.RegexLit(source=src):
-                return Lowered((), load(self.cx.const("regex", src)))
-            case ir.Local(ident=ident):
-                return Lowered((), load(self.cx.fn_locals.get(ident, ident)))
-            case ir.UserRef(name=name, lenient=lenient):
-                if lenient:
-                    return Lowered((), helper("uget_lenient", ast.Constant(name)))
-                return Lowered((), subscript(NS, name))
-            case ir.BuiltinRef(name=name):
-                return Lowered((), load(self.builtins[name].py_name))
-            case ir.DataRef(key=key):
-                return Lowered((), helper("data", ast.Constant(key)))
-            case ir.ToolRef(name=name):
-                return Lowered((), helper("toolfn", ast.Constant(name)))
-            case ir.SiblingRef(name=name):
-                return Lowered((), subscript(PNS, name))
-            case ir.ExportRef(ref=ref):
-                return Lowered((), self.export_ref(ref))
-            case ir.HistoryRef(n=n):
-                return Lowered((), helper("history", ast.Constant(n)))
-            case ir.VectorLit(items=items):
-                stmts, exprs = self.many(items)
-                return Lowered(stmts, ast.List(exprs, LOAD))
-            case ir.MapLit():
-                return self.map_lit(node)
-            case ir.SetLit(items=items):
-                stmts, exprs = self.many(items)
-                return Lowered(stmts, helper("set", *exprs))
-            case ir.Do(body=body):
-                return self.do(body)
-            case ir.If() | ir.Loop() | ir.For() | ir.Let():
-                return self.via_statements(node)
-            case ir.Recur():
-                raise AssertionError("recur outside tail position reached lowering")
-            case ir.Fn():
-                return self.fn(node)
-            case ir.Call():
-                return self.call(node)
-            case ir.RtCall(helper=name, args=args):
-                stmts, exprs = self.many(args)
-                return Lowered(stmts, helper(name, *exprs))
-            case ir.ToolCall(name=name, arg=arg):
-                if arg is None:
-                    return Lowered((), helper("tool", ast.Constant(name), NONE))
-                low = self.expr(arg)
-                return Lowered(low.stmts, helper("tool", ast.Constant(name), low.expr))
-            case ir.Def():
-                return self.def_(node)
-            case ir.And() | ir.Or():
-                return self.and_or(node)
-            case ir.Return(value=v):
-                low = self.expr(v)
-                return Lowered(low.stmts, helper("return_", low.expr))
-            case ir.Fail(value=v):
-                low = self.expr(v)
-                return Lowered(low.stmts, helper("fail", low.expr))
-        raise AssertionError(f"unknown IR node {type(node).__name__}")
 
     def export_ref(self, ref: str) -> ast.expr:
         """A prelude export: `PDEP['ns/x']` in a component, else a hoisted `rt_export`."""
@@ -737,6 +671,124 @@ class Emitter:
             decorator_list=[],
             returns=None,
         )
+
+
+# ---------------------------------------------------------------------- expression kinds
+# `Emitter.expr` dispatches on the node's class through `_EXPR_KINDS`.
+
+
+def _local(e: Emitter, n: ir.Local) -> Lowered:
+    return Lowered((), load(e.cx.fn_locals.get(n.ident, n.ident)))
+
+
+def _const(e: Emitter, n: ir.Const) -> Lowered:
+    return Lowered((), e.const(n.value))
+
+
+def _regex(e: Emitter, n: ir.RegexLit) -> Lowered:
+    return Lowered((), load(e.cx.const("regex", n.source)))
+
+
+def _user_ref(e: Emitter, n: ir.UserRef) -> Lowered:
+    if n.lenient:
+        return Lowered((), helper("uget_lenient", ast.Constant(n.name)))
+    return Lowered((), subscript(NS, n.name))
+
+
+def _builtin_ref(e: Emitter, n: ir.BuiltinRef) -> Lowered:
+    return Lowered((), load(e.builtins[n.name].py_name))
+
+
+def _data_ref(e: Emitter, n: ir.DataRef) -> Lowered:
+    return Lowered((), helper("data", ast.Constant(n.key)))
+
+
+def _tool_ref(e: Emitter, n: ir.ToolRef) -> Lowered:
+    return Lowered((), helper("toolfn", ast.Constant(n.name)))
+
+
+def _sibling_ref(e: Emitter, n: ir.SiblingRef) -> Lowered:
+    return Lowered((), subscript(PNS, n.name))
+
+
+def _export_ref(e: Emitter, n: ir.ExportRef) -> Lowered:
+    return Lowered((), e.export_ref(n.ref))
+
+
+def _history_ref(e: Emitter, n: ir.HistoryRef) -> Lowered:
+    return Lowered((), helper("history", ast.Constant(n.n)))
+
+
+def _vector(e: Emitter, n: ir.VectorLit) -> Lowered:
+    stmts, exprs = e.many(n.items)
+    return Lowered(stmts, ast.List(exprs, LOAD))
+
+
+def _set(e: Emitter, n: ir.SetLit) -> Lowered:
+    stmts, exprs = e.many(n.items)
+    return Lowered(stmts, helper("set", *exprs))
+
+
+def _do(e: Emitter, n: ir.Do) -> Lowered:
+    return e.do(n.body)
+
+
+def _recur(e: Emitter, n: ir.Recur) -> Lowered:
+    raise AssertionError("recur outside tail position reached lowering")
+
+
+def _rt_call(e: Emitter, n: ir.RtCall) -> Lowered:
+    stmts, exprs = e.many(n.args)
+    return Lowered(stmts, helper(n.helper, *exprs))
+
+
+def _tool_call(e: Emitter, n: ir.ToolCall) -> Lowered:
+    if n.arg is None:
+        return Lowered((), helper("tool", ast.Constant(n.name), NONE))
+    low = e.expr(n.arg)
+    return Lowered(low.stmts, helper("tool", ast.Constant(n.name), low.expr))
+
+
+def _return(e: Emitter, n: ir.Return) -> Lowered:
+    low = e.expr(n.value)
+    return Lowered(low.stmts, helper("return_", low.expr))
+
+
+def _fail(e: Emitter, n: ir.Fail) -> Lowered:
+    low = e.expr(n.value)
+    return Lowered(low.stmts, helper("fail", low.expr))
+
+
+_EXPR_KINDS: dict[type, Callable[[Emitter, Any], Lowered]] = {
+    ir.Local: _local,
+    ir.Call: Emitter.call,
+    ir.Const: _const,
+    ir.RegexLit: _regex,
+    ir.UserRef: _user_ref,
+    ir.BuiltinRef: _builtin_ref,
+    ir.DataRef: _data_ref,
+    ir.ToolRef: _tool_ref,
+    ir.SiblingRef: _sibling_ref,
+    ir.ExportRef: _export_ref,
+    ir.HistoryRef: _history_ref,
+    ir.VectorLit: _vector,
+    ir.MapLit: Emitter.map_lit,
+    ir.SetLit: _set,
+    ir.Do: _do,
+    ir.If: Emitter.via_statements,
+    ir.Loop: Emitter.via_statements,
+    ir.For: Emitter.via_statements,
+    ir.Let: Emitter.via_statements,
+    ir.Recur: _recur,
+    ir.Fn: Emitter.fn,
+    ir.RtCall: _rt_call,
+    ir.ToolCall: _tool_call,
+    ir.Def: Emitter.def_,
+    ir.And: Emitter.and_or,
+    ir.Or: Emitter.and_or,
+    ir.Return: _return,
+    ir.Fail: _fail,
+}
 
 
 #: Higher-order builtins whose literal one-parameter fn argument compiles to a loop.
