@@ -47,10 +47,14 @@ class RunFailure:
     line: int | None = None
     column: int | None = None
     hint: str | None = None
+    #: structured facts of some failures, e.g. `{"phase": "commit"}` when a state owner's
+    #: commit was rejected after the program completed (`memory_exceeded`, `history_exceeded`)
+    details: Mapping[str, str] | None = None
 
     @classmethod
     def from_error(cls, err: PtcError) -> RunFailure:
-        return cls(err.kind, err.code, err.message, err.line, err.column, err.hint)
+        details = getattr(err, "details", None)
+        return cls(err.kind, err.code, err.message, err.line, err.column, err.hint, details)
 
     def __str__(self) -> str:
         where = f" ({self.line}:{self.column})" if self.line is not None else ""
@@ -122,7 +126,9 @@ def result_of(res: seam.RunResult) -> RunResult:
     err = res.error
     failure = None
     if err is not None:
-        failure = RunFailure(err.kind, err.code, err.message, err.line, err.column, err.hint)
+        failure = RunFailure(
+            err.kind, err.code, err.message, err.line, err.column, err.hint, err.details
+        )
     if res.outcome == "fail":
         value = res.native_value if res.native_value is not seam.MISSING else res.fail_value
         return RunResult(False, value, output, failure, "fail", res.steps)

@@ -39,7 +39,9 @@ from ptc_compiler.signatures import Signature, SigType, parse, parse_type, valid
 from ptc_compiler.tools import Tool
 from ptc_runtime.convert import to_json_value
 from ptc_runtime.errors import PtcError
+from ptc_runtime.limits import Limits
 from ptc_runtime.printer import pr_str
+from ptc_runtime.state import COMMIT_PHASE
 
 CORE_NS: Final = "agent.core"
 #: The one namespace allowed to call each host tool (agent-design §2.2).
@@ -154,12 +156,17 @@ class EvaluationLease:
 
 @dataclass
 class Mission:
-    """What a model program sees: preludes, tools and data; `timeout_ms` per evaluation."""
+    """What a model program sees: preludes, tools and data; `timeout_ms` per evaluation.
+
+    `limits`: the runtime limits of the mission's evaluations (`ptc_runtime.limits.Limits`),
+    e.g. the byte ceilings of retained definitions and of `*1 *2 *3`; None = the defaults.
+    """
 
     tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     data: Mapping[str, Any] | None = None
     preludes: Sequence[Any] = ()
     timeout_ms: float | None = 5000
+    limits: Limits | None = None
 
 
 @dataclass
@@ -167,6 +174,19 @@ class _Call:
     name: str
     effect: str
     result: Any = None
+    denied: bool = False  # the capability's provider refused it (`denied`): terminal
+
+
+def _denied(value: Any) -> bool:
+    """An error envelope whose reason is `denied` (a string or a keyword)."""
+    if not isinstance(value, Mapping):
+        return False
+
+    def text(key: str) -> str:
+        v = value.get(key)
+        return str(getattr(v, "name", v))
+
+    return text("status") == "error" and text("reason") == "denied"
 
 
 class _MissionRuntime:
@@ -180,7 +200,11 @@ class _MissionRuntime:
         self.ledger: list[_Call] = []
         wrapped = {name: self._recorded(name, fn) for name, fn in mission.tools.items()}
         self.run_env = Environment(
-            self.api_env.bundle, tools=wrapped, data=mission.data, timeout_ms=mission.timeout_ms
+            self.api_env.bundle,
+            tools=wrapped,
+            data=mission.data,
+            timeout_ms=mission.timeout_ms,
+            limits=mission.limits,
         )
         self.owner = object()
 
@@ -190,7 +214,12 @@ class _MissionRuntime:
         def call(args: Any) -> Any:
             record = _Call(name, str(effect))
             self.ledger.append(record)
-            record.result = fn(args)
+            try:
+                record.result = fn(args)
+            except ProviderError as exc:
+                record.denied = exc.failure.reason == "denied"
+                raise
+            record.denied = _denied(record.result)
             return record.result
 
         call.__name__ = name.replace("-", "_")
@@ -430,6 +459,8 @@ class AgentHost:
             "capability_activity?": bool(calls),
             "retryable?": safe,
         }
+        if any(c.denied for c in calls):  # seed 001: a model-program subject failure
+            ev["terminal_provider_failure?"] = True
         if result.outcome == "return":
             ev.update(outcome="returned", **self._keep(result.value))
             self.last_returned = result.value
@@ -446,12 +477,17 @@ class AgentHost:
         else:
             err = result.error
             assert err is not None
+            # A rejected commit (the program completed; keeping its definitions or its *1
+            # would pass a byte ceiling) is its own outcome: agent-design §2.3.
+            commit = (err.details or {}).get("phase") == COMMIT_PHASE
             ev.update(
-                outcome="evaluation_error",
+                outcome=err.code if commit else "evaluation_error",
                 kind=err.code,
                 reason=err.kind,
                 message=_bounded(err.message, MESSAGE_LIMIT),
             )
+            if commit:
+                ev["phase"] = COMMIT_PHASE
         return ev
 
     def _keep(self, value: Any) -> dict[str, Any]:

@@ -63,10 +63,10 @@ class Environment:
             total += size
             if total > memory_bytes:
                 self.rollback()
-                raise PtcError(
+                raise _commit_error(
                     "memory_exceeded",
                     f"retained definitions exceed {memory_bytes} bytes; nothing was committed",
-                    hint="def only what later turns need",
+                    "def only what later turns need",
                 )
         history = self.history
         if advance_history:
@@ -74,13 +74,25 @@ class Environment:
             agg = h1 + measure(history[0], history_bytes) + measure(history[1], history_bytes)
             if h1 > history_bytes or agg > history_bytes:
                 self.rollback()
-                raise PtcError(
+                raise _commit_error(
                     "history_exceeded",
                     f"the turn history (*1 *2 *3) would exceed {history_bytes} bytes; "
                     "nothing was committed",
-                    hint="return a smaller value or def it under a name",
+                    "return a smaller value or def it under a name",
                 )
             history = (value, history[0], history[1])
         self.sizes = fresh
         self.history = history
         self._snap = None
+
+
+#: `details.phase` of a commit rejection: the program itself completed, but keeping its
+#: definitions or its `*1` would exceed a byte ceiling. An agent host words its feedback
+#: differently for it than for a heap kill during the run (same `memory_exceeded` code).
+COMMIT_PHASE = "commit"
+
+
+def _commit_error(code: str, message: str, hint: str) -> PtcError:
+    err = PtcError(code, message, hint=hint)
+    err.details = {"phase": COMMIT_PHASE}  # type: ignore[attr-defined]  # read by RunFailure.of
+    return err

@@ -274,6 +274,11 @@
                                                       text remaining cfg phased?))))
         hand-over (fn [text closing?] (next-phase state (pair action text) closing?))]
     (cond
+      ;; a capability's provider refused (denied): correcting the program cannot clear that
+      (true? (get ev :terminal_provider_failure?))
+      (done {:status :subject-failure :kind :model-program-failed
+             :error (if (= outcome "failed") (get ev :value) :terminal-provider-failure)})
+
       (= outcome "returned")
       (cond
         (not final?) (hand-over (agent.feedback/phase-return ev cfg) false)

@@ -110,14 +110,31 @@
          " Respond with exactly one run_ptc_lisp tool call whose only argument is a non-empty "
          "\"program\" string.")))
 
+(defn- rollback-guidance
+  "What was kept and what to do next. A rejected commit (the program completed, but keeping
+  its definitions or its *1 would pass a byte ceiling) gets its own advice per ceiling."
+  [ev]
+  (let [outcome (str (get ev :outcome))]
+    (cond
+      (= outcome "memory_exceeded")
+      (str "The program completed, but its definitions are too large to retain, so the whole "
+           "turn was rolled back: none of its definitions were kept; earlier definitions remain. "
+           "Keep bulk data local (inside let) and def only the compact values later programs need.")
+      (= outcome "history_exceeded")
+      (str "The program completed, but its result is too large to keep as *1, so the whole turn "
+           "was rolled back: none of its definitions were kept; earlier definitions remain. End "
+           "the program with a compact summary (counts, a few fields, a small sample) instead "
+           "of the full value.")
+      :else
+      (str "Definitions made by the failed program were rolled back; earlier definitions remain. "
+           "Correct the program and try again."))))
+
 (defn evaluation-error
   "Outcome, error code and the bounded safe message of a failed evaluation."
   [ev]
   (let [code (or (get ev :kind) (get ev :reason) (get ev :outcome))]
     (str "The program failed (outcome: " (get ev :outcome) ", error: " code "): "
-         (get ev :message)
-         "\nDefinitions made by the failed program were rolled back; earlier definitions remain. "
-         "Correct the program and try again.")))
+         (get ev :message) "\n" (rollback-guidance ev))))
 
 (defn capability-error
   "Only the public kind and reason of a correctable capability failure."
