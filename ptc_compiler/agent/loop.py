@@ -29,6 +29,7 @@ from ptc_compiler.prelude import Bundle, Environment, load_bundle
 from ptc_compiler.prelude.component import read_header, source_hash
 from ptc_compiler.prelude.load import CacheDir, bundle_fingerprint, resolve_cache_dir
 from ptc_compiler.signatures import Signature, SigType
+from ptc_runtime.limits import DEFAULT_LIMITS
 from ptc_runtime.values import Keyword
 
 PRELUDE_DIR: Final = Path(__file__).parent / "preludes"
@@ -50,6 +51,15 @@ CORE_SOURCE: Final = SHIPPED["agent.core"]
 CAP_SOURCE: Final = SHIPPED["cap"]
 WORKFLOW_NAMESPACES: Final = tuple(ns for ns in SHIPPED if ns != "cap")
 MAIN_ENTRY: Final = "agent.main/run"
+#: agent.core's ceiling on the turns of one loop (max_turns, or the phases' sum).
+MAX_TOTAL_TURNS: Final = 128
+DEFAULT_TURNS: Final = 4
+#: Host tool calls one turn makes at most: the model request, the annotation, the
+#: terminal-source check, the evaluation (or the protocol-error count) and the contract check;
+#: the rest is room for a replaced prompt policy calling kernel exports in render/transition.
+HOST_CALLS_PER_TURN: Final = 8
+#: Host tool calls of one loop outside its turns: each phase's API rendering, the failure report.
+HOST_CALLS_PER_LOOP: Final = 32
 
 Status = Literal["returned", "subject-failure", "provider-failure"]
 
@@ -143,8 +153,47 @@ def _workflow_bundle(items: Sequence[str | Path], cache_dir: CacheDir) -> Bundle
     return bundle
 
 
+def host_call_budget(turns: int) -> int:
+    """The tool-call budget of a trusted workflow whose loops take `turns` turns together.
+
+    The workflow's only tools are the host capabilities, and every turn calls several of them,
+    so the runtime's default budget (256 calls per run) would stop a loop near its
+    `max_turns` ceiling of 128. The budget is derived from the turns instead, never below the
+    default; mission programs keep their own per-evaluation budget (their runs are separate).
+    """
+    return max(DEFAULT_LIMITS.max_tool_calls, HOST_CALLS_PER_TURN * turns + HOST_CALLS_PER_LOOP)
+
+
+def config_turns(config: Mapping[str, Any] | None) -> int:
+    """The turns a loop configuration allows: `max_turns` (default 4), or the phases' sum.
+
+    agent.core validates the configuration; a value it would reject counts as the ceiling
+    (128), so the budget never decides which diagnostic a bad configuration gets.
+    """
+    cfg = config or {}
+    if "phases" in cfg:
+        phases = cfg["phases"]
+        if not isinstance(phases, Sequence) or isinstance(phases, str):
+            return MAX_TOTAL_TURNS
+        total = 0
+        for ph in phases:
+            turns = ph.get("max_turns") if isinstance(ph, Mapping) else None
+            if type(turns) is not int or not 1 <= turns <= MAX_TOTAL_TURNS:
+                return MAX_TOTAL_TURNS
+            total += turns
+        return min(total, MAX_TOTAL_TURNS)
+    turns = cfg.get("max_turns", DEFAULT_TURNS)
+    if type(turns) is not int or not 1 <= turns <= MAX_TOTAL_TURNS:
+        return MAX_TOTAL_TURNS
+    return turns
+
+
 def _workflow(
-    host: AgentHost, cache_dir: CacheDir, prompt: str | Path | None = None
+    host: AgentHost,
+    cache_dir: CacheDir,
+    prompt: str | Path | None = None,
+    *,
+    max_host_calls: int | None = None,
 ) -> Environment:
     """The trusted workflow environment: the shipped agent preludes and the host tools.
 
@@ -152,12 +201,17 @@ def _workflow(
     own one must moreover be the shipped sources, so no other component can take their name.
     `prompt` replaces the shipped `agent.prompt` (the replaceable prompt policy; it owns no
     host tool and may call `kernel` exports only if it declares that dependency).
+    `max_host_calls` is the workflow's tool-call budget (default: `host_call_budget` of the
+    largest loop, 128 turns).
     """
     items: list[str | Path] = [SHIPPED[ns] for ns in WORKFLOW_NAMESPACES]
     if prompt is not None:
         items[WORKFLOW_NAMESPACES.index("agent.prompt")] = _prompt_item(prompt)
     bundle = _workflow_bundle(items, cache_dir)
-    env = Environment(bundle, tools=host.tools(), timeout_ms=None)
+    if max_host_calls is None:
+        max_host_calls = host_call_budget(MAX_TOTAL_TURNS)
+    limits = DEFAULT_LIMITS.with_(max_tool_calls=max_host_calls)
+    env = Environment(bundle, tools=host.tools(), timeout_ms=None, limits=limits)
     owners = set(TOOL_OWNERS.values())
     for meta in env.bundle.metas:
         if meta.ns in owners and meta.source_hash != _shipped_hash(meta.ns):
@@ -215,7 +269,8 @@ def _run(
     host = AgentHost(the_router, all_missions, contract_type(signature), limits)
     env: Environment | None = None
     try:
-        env = _workflow(host, cache_dir, prompt)
+        budget = host_call_budget(config_turns(cfg))
+        env = _workflow(host, cache_dir, prompt, max_host_calls=budget)
         if entry == MAIN_ENTRY:  # seed 001: agent.main/run takes one input {task, agent}
             main_input: dict[str, Any] = {"input": {"task": task, "agent": cfg}}
             result = env.run(f"({entry} data/input)", data=main_input)

@@ -18,11 +18,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ptc_compiler.agent.host import AgentError, AgentHost, HostLimits, Mission, contract_type
-from ptc_compiler.agent.loop import _router, _workflow
+from ptc_compiler.agent.loop import MAX_TOTAL_TURNS, _router, _workflow, host_call_budget
 from ptc_compiler.agent.providers import ModelRouter
 from ptc_compiler.prelude import Environment
 from ptc_compiler.prelude.load import CacheDir
 from ptc_compiler.signatures import Signature, SigType
+from ptc_runtime.limits import DEFAULT_LIMITS
+
+#: Without a `workflow_capability_calls` ceiling, the workflow's host-call budget allows this
+#: many turns in all: a full-length loop (128 turns) on each of the runtime's parallel workers.
+DEFAULT_WORKFLOW_TURNS = MAX_TOTAL_TURNS * DEFAULT_LIMITS.parallel_workers
 
 
 def run_workflow(
@@ -47,6 +52,8 @@ def run_workflow(
     `signature` and `timeout_ms` are as for `run_outcome`. All loops of the program share
     one `AgentHost`: one router (and its `max_calls`), one evaluation lease, the `limits`.
     A `fail` of the workflow raises `AgentError("workflow_failed")` with the failure value.
+    Every turn makes one model request, so the workflow's host tool-call budget is derived
+    from `limits.workflow_capability_calls` when set (else `DEFAULT_WORKFLOW_TURNS` turns).
     """
     if not isinstance(program, str):
         raise TypeError("run_workflow: program must be a string")
@@ -62,7 +69,9 @@ def run_workflow(
     host = AgentHost(the_router, all_missions, contract_type(signature), limits)
     env: Environment | None = None
     try:
-        env = _workflow(host, cache_dir)
+        turns = host.limits.workflow_capability_calls
+        budget = host_call_budget(DEFAULT_WORKFLOW_TURNS if turns is None else turns)
+        env = _workflow(host, cache_dir, max_host_calls=budget)
         result = env.run(program, data=dict(inputs or {}))
     finally:
         if env is not None:
