@@ -28,7 +28,7 @@ MAX_TIMEOUT_MS: Final = 300_000
 class Limits:
     """Every limit a run is held to. All are positive; see docs/security.md."""
 
-    max_steps: int = 10_000_000  # decision 1: loop back-edges and fn entries
+    max_steps: int = 10_000_000  # decision 1: loop passes, for elements and fn calls
     default_timeout_ms: int = DEFAULT_TIMEOUT_MS  # omitted timeout
     max_timeout_ms: int = MAX_TIMEOUT_MS  # numeric timeouts are capped to this
     allow_no_deadline: bool = True  # timeout None accepted (trusted direct use)
