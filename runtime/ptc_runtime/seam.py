@@ -292,6 +292,18 @@ class Runtime:
             await asyncio.wait([fut])
             raise
 
+    def retained_names(self, owner: object) -> frozenset[str]:
+        """The names an owner's retained environment defines: what its next program may
+        reference (empty for an owner that has not run). Waits for a run of that owner."""
+        with self._owners_lock:
+            entry = self._owners.get(id(owner))
+        if entry is None or entry[0] is not owner:
+            return frozenset()
+        env = entry[1]
+        with env.lock:
+            names = getattr(env, "names", None)  # a RemoteEnv tracks its names
+            return names if isinstance(names, frozenset) else frozenset(env.ns)
+
     def release(self, owner: object) -> None:
         """Drop an owner's retained environment (and its worker, in isolated mode)."""
         with self._owners_lock:

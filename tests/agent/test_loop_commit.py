@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 from loop_helpers import _agent_prelude_cache, agent, call, last_content, messages  # noqa: F401
 
-from ptc_compiler.agent import AgentError, Mission, run_value
+from ptc_compiler.agent import AgentError, Mission, run_outcome, run_value
 from ptc_compiler.agent.providers import ScriptedProvider
 from ptc_compiler.agent.providers.failure import provider_error
 from ptc_compiler.prelude import Environment
@@ -113,3 +113,36 @@ def test_EVL_15_commit_rejections_are_marked_in_the_run_failure() -> None:
     assert history is not None and history.code == "history_exceeded"
     assert memory.details == history.details == {"phase": "commit"}
     assert plain is not None and plain.details is None
+
+
+def test_PHS_08_terminal_only_compiles_the_program_against_the_mission() -> None:
+    log: list[str] = []
+
+    def list_items(args):  # type: ignore[no-untyped-def]  # untyped: receives the map
+        log.append("list-items")
+        return [1, 2, 3]
+
+    missions = {"explore": Mission(tools={"list-items": Tool(list_items, effect="read")})}
+    phases = [{"mission": "explore", "max_turns": 1},
+              {"mission": "explore", "max_turns": 3, "terminal_only": True}]
+    sp = ScriptedProvider([
+        call("(def n 5)"),
+        call("(return (tool/nope {}))"),  # unknown tool: caught before anything runs
+        call("(return (+ n m))"),  # unknown symbol
+        call("(return (+ n (count (tool/list-items {}))))"),  # n: retained by phase 1
+    ])
+    out = run_outcome("t", model=sp, missions=missions, config={"phases": phases})
+    assert out.value == 8
+    assert out.evaluations == 2 and log == ["list-items"]  # the rejected programs never ran
+    unknown_tool = str(messages(sp, 2)[-1]["content"])
+    assert "only accepts a final decision" in unknown_tool and "not evaluated" in unknown_tool
+    assert "does not compile in this mission: unknown_tool: Unknown tool: nope" in unknown_tool
+    unbound = str(messages(sp, 3)[-1]["content"])
+    assert "does not compile in this mission: unbound_var: undefined variable: m" in unbound
+    # exhausted by programs that do not compile: terminal-source-required
+    out = run_outcome("t", model=ScriptedProvider([call("(return (tool/nope {}))")]),
+                      missions=missions,
+                      config={"phases": [{"mission": "explore", "max_turns": 1,
+                                          "terminal_only": True}]})
+    assert out.kind == "turn-limit" and out.error["reason"] == "terminal-source-required"
+    assert log == ["list-items"]
