@@ -245,3 +245,19 @@ def test_unguarded_code_is_the_same_program() -> None:
         out = execute(bare.code, ctx, bare.fn_names)
         assert out.status == "value" and out.value == case.value, out
         assert ctx.steps_used == 0
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        ("(def a 1)\n(let [x (loop [i 0]\n  (if (< i 10000) (recur (inc i)) i))] x)", 2),
+        ("(def a 1)\n(defn f [n]\n  (if (< n 1) 0 (+ (f (dec n)) (f (dec n)))))\n(f 30)", 2),
+        ("(def a 1)\n(count\n  (for [x (range 100000)\n        y (range 1000)] y))", 4),
+    ],
+)
+def test_budget_failure_names_the_line_of_the_loop_or_fn(
+    local: Runtime, source: str, line: int
+) -> None:
+    r = go(local, source, max_steps=5_000, timeout_ms=None)
+    assert r.error is not None and r.error.code == "step_limit_exceeded", r.error
+    assert r.error.line == line

@@ -476,11 +476,12 @@ class Emitter:
             self.cx.recur = LoopTarget(tuple(i for i, _ in node.bindings))
             if sink is return_sink:
                 body = self.tail(node.body, sink)
-                out.append(fuel_loop(body, breaks=False))
+                # Positioned: a step-budget failure in the loop names the loop.
+                out.append(at(node.span, fuel_loop(body, breaks=False)))  # type: ignore[arg-type]
                 return out
             t = self.cx.fresh()
             body = self.tail(node.body, assign_sink(t, then_break=True))
-            out.append(fuel_loop(body, breaks=True))
+            out.append(at(node.span, fuel_loop(body, breaks=True)))  # type: ignore[arg-type]
         finally:
             self.cx.numeric, self.cx.recur = saved_numeric, saved_recur
         return out + sink(load(t))
