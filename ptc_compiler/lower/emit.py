@@ -166,8 +166,14 @@ class Emitter:
         """Statements binding local `ident` to `value`.
 
         A `loop` or `for` delivers its result straight into `ident` instead of through a
-        temporary.
+        temporary, and so does a `map`/`filter` that lowers to a `for` (`inline_hof`).
         """
+        if type(value) is ir.Call:
+            fn = value.fn
+            if type(fn) is ir.BuiltinRef and fn.name in INLINE_HOF:
+                loop = self.inline_hof(fn.name, value)
+                if loop is not None:
+                    value = loop
         if type(value) is ir.Loop or type(value) is ir.For:
             saved = self.cx.recur
             self.cx.recur = None
