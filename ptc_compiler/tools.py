@@ -46,6 +46,21 @@ class HintError(TypeError):
     """A type hint with no signature equivalent (names the function, place and hint)."""
 
 
+class InputValidationUnavailable(Exception):
+    """A tool's input could not be validated, so the tool was not called.
+
+    `Tool` raises it when its input validator fails to run (not when the input is invalid,
+    which is a `contract_violation`); a host function that validates against an external
+    schema service raises it itself when that service is down. The agent loop treats it as a
+    host failure no corrected program can clear (seed 001:
+    `capability-unavailable/input-validation-unavailable`).
+    """
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(f"{ref}: input validation is unavailable")
+        self.ref = ref
+
+
 @dataclass(frozen=True)
 class Tool:
     """A host function exposed as `tool/<name>`, optionally with a signature.
@@ -105,7 +120,10 @@ class Tool:
         sig = self.contract
         if sig is None:
             return self.fn(args)
-        errors = sig.check_input(args)
+        try:
+            errors = sig.check_input(args)
+        except Exception as exc:  # the validator itself failed: the input is unchecked
+            raise InputValidationUnavailable(self.ref) from exc
         if errors:
             raise ContractViolation(errors, ref=self.ref, side="input")
         result = _plain(self._invoke(args))

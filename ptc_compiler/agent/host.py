@@ -17,6 +17,9 @@ result contract, the capability-call ledger and the counters.
 | `kernel-annotate` | record one `agent-action` event per model turn |
 | `kernel-check-source` | terminal-only phases: is the program one top-level `return`/`fail`? |
 | `kernel-failure` | trusted terminal report: records an `AgentError`, ends the workflow |
+
+Missions get the reserved runtime routes (`mission_api.MISSION_ROUTES`): `runtime-usage`,
+`runtime-remaining`, `cap-list` and `cap-describe`, recorded in the ledger as reads.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from ptc_compiler.forms import ListForm, Symbol
 from ptc_compiler.prelude import Environment
 from ptc_compiler.reader import read
 from ptc_compiler.signatures import Signature, SigType, parse, parse_type, validate_value
-from ptc_compiler.tools import Tool
+from ptc_compiler.tools import InputValidationUnavailable, Tool
+from ptc_runtime.contracts.errors import ContractViolation
 from ptc_runtime.convert import to_json_value
 from ptc_runtime.errors import PtcError
 from ptc_runtime.limits import Limits
@@ -59,12 +63,17 @@ TOOL_OWNERS: Final[Mapping[str, str]] = {
 MESSAGE_LIMIT: Final = 4096
 PRINT_RESERVE_MAX: Final = 512
 MAX_VIOLATIONS: Final = 8
+#: Applications cannot install capabilities under these names (agent-design §1.9).
+RESERVED_PREFIXES: Final = ("kernel-", "runtime-", "cap-")
+RESERVED_NAMES: Final = frozenset({"workflow-annotate"})
+ROUTE_DOC_CHARS: Final = 1000
 
 
 class AgentError(Exception):
     """The agent run failed as a workflow: `code` names the diagnostic, `details` the facts.
 
     Codes: `invalid_agent_config`, `mission_unavailable`, `runtime_limit_exceeded`,
+    `capability_unavailable` (details `kind`/`reason`, e.g. input-validation-unavailable),
     `result_contract_failed`, `llm_provider_failed`, `capability_quota_exceeded`,
     `model_output_truncated`, `evaluation_unavailable`, `subject_failure` (from the
     value entries), `workflow_error` (the loop itself failed unexpectedly).
@@ -169,6 +178,14 @@ class Mission:
     timeout_ms: float | None = 5000
     limits: Limits | None = None
 
+    def __post_init__(self) -> None:
+        for name in self.tools:
+            if name in RESERVED_NAMES or str(name).startswith(RESERVED_PREFIXES):
+                raise ValueError(
+                    f"Mission.tools: {str(name)[:64]!r} is a reserved capability name "
+                    "(kernel-*, runtime-*, cap-* and workflow-annotate belong to the kernel)"
+                )
+
 
 @dataclass
 class _Call:
@@ -176,6 +193,15 @@ class _Call:
     effect: str
     result: Any = None
     denied: bool = False  # the capability's provider refused it (`denied`): terminal
+    #: pending (never finished), ok, error (an error envelope), raised, or rejected (not
+    #: dispatched: its input was refused or could not be validated, or the provider denied it)
+    status: str = "pending"
+
+    @property
+    def indeterminate(self) -> bool:
+        """A write (or undeclared effect) that may have been dispatched and did not succeed:
+        whether it took effect is unknown (seed 001, `mutation_state: indeterminate`)."""
+        return self.effect != "read" and self.status in ("pending", "error", "raised")
 
 
 def _denied(value: Any) -> bool:
@@ -190,16 +216,43 @@ def _denied(value: Any) -> bool:
     return text("status") == "error" and text("reason") == "denied"
 
 
+def _error_envelope(value: Any) -> bool:
+    """A capability result `{:status "error" ...}` (string or keyword keys and values)."""
+    if not isinstance(value, Mapping):
+        return False
+    for k, v in value.items():
+        if getattr(k, "name", k) == "status":
+            return getattr(v, "name", v) == "error"
+    return False
+
+
+def _route_error(reason: str) -> dict[str, Any]:
+    return {"status": "error", "kind": "protocol_error", "reason": reason, "retryable?": False}
+
+
+def _no_arguments(args: Any) -> bool:
+    return args is None or (isinstance(args, Mapping) and not args)
+
+
+def _ms_left(deadline: float | None) -> int | None:
+    return None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
+
+
 class _MissionRuntime:
     """One mission of one agent run: its environment, a fresh state owner, a call ledger."""
 
-    def __init__(self, mission: Mission) -> None:
+    def __init__(self, mission: Mission, host: AgentHost) -> None:
         self.mission = mission
-        self.api_env = Environment(
-            list(mission.preludes), tools=dict(mission.tools), data=mission.data
-        )
+        self.host = host
         self.ledger: list[_Call] = []
-        wrapped = {name: self._recorded(name, fn) for name, fn in mission.tools.items()}
+        #: why the current evaluation hit a host failure (input validation unavailable)
+        self.host_failure: str | None = None
+        #: when the current evaluation's own budget ends (monotonic), None = no budget
+        self.eval_deadline: float | None = None
+        tools: dict[str, Callable[..., Any]] = {**mission.tools, **self._routes()}
+        # The routes are granted to the API environment too, so a mission prelude may wrap them.
+        self.api_env = Environment(list(mission.preludes), tools=tools, data=mission.data)
+        wrapped = {name: self._recorded(name, fn) for name, fn in tools.items()}
         self.run_env = Environment(
             self.api_env.bundle,
             tools=wrapped,
@@ -217,14 +270,113 @@ class _MissionRuntime:
             self.ledger.append(record)
             try:
                 record.result = fn(args)
+            except InputValidationUnavailable:
+                record.status = "rejected"
+                self.host_failure = "input-validation-unavailable"
+                raise
+            except ContractViolation as exc:  # a Tool's input check runs before its function
+                input_refused = exc.side == "input" and isinstance(fn, Tool)
+                record.status = "rejected" if input_refused else "raised"
+                raise
             except ProviderError as exc:
                 record.denied = exc.failure.reason == "denied"
+                record.status = "rejected" if record.denied else "raised"
+                raise
+            except BaseException:
+                record.status = "raised"
                 raise
             record.denied = _denied(record.result)
+            if record.denied:
+                record.status = "rejected"
+            else:
+                record.status = "error" if _error_envelope(record.result) else "ok"
             return record.result
 
         call.__name__ = name.replace("-", "_")
         return call
+
+    # -- reserved runtime routes (read-only) ---------------------------------------------
+
+    def _routes(self) -> dict[str, Tool]:
+        def route(fn: Callable[[Any], Any], name: str, doc: str) -> Tool:
+            # An untyped one-argument callable (no signature is derived from the method's
+            # hints): the route receives the argument map as is and checks it itself.
+            return Tool(lambda args: fn(args), name=name, effect="read", doc=doc)
+
+        return {
+            "runtime-usage": route(self._usage, "runtime-usage", "This run's usage so far."),
+            "runtime-remaining": route(
+                self._remaining, "runtime-remaining", "What is left of this run's budgets."
+            ),
+            "cap-list": route(self._cap_list, "cap-list", "The mission's capabilities."),
+            "cap-describe": route(
+                self._cap_describe, "cap-describe", "One capability by {:name n}, or nil."
+            ),
+        }
+
+    def _usage(self, args: Any) -> dict[str, Any]:
+        if not _no_arguments(args):
+            return _route_error("invalid_runtime_usage_request")
+        host = self.host
+        llm = {
+            alias: {
+                "calls": u.calls,
+                "successes": u.successes,
+                "input_tokens": u.input_tokens,
+                "output_tokens": u.output_tokens,
+            }
+            for alias, u in host.router.usage().items()
+        }
+        with host._lock:
+            return {
+                "subordinate_evaluations": host.evaluations,
+                "agent_protocol_errors": host.protocol_errors,
+                "llm_requests": host.model_calls,
+                "llm": llm,
+                "capability_calls": len(self.ledger),  # this evaluation's, this one included
+            }
+
+    def _remaining(self, args: Any) -> dict[str, Any]:
+        if not _no_arguments(args):
+            return _route_error("invalid_runtime_remaining_request")
+        host = self.host
+        limits = host.limits
+        with host._lock:
+            evaluations = limits.subordinate_evaluations
+            requests = limits.workflow_capability_calls
+            return {
+                "run_ms": _ms_left(host.deadline),
+                "evaluation_ms": _ms_left(self.eval_deadline),
+                "subordinate_evaluations": (
+                    None if evaluations is None else max(0, evaluations - host.evaluations)
+                ),
+                "llm_requests": None if requests is None else max(0, requests - host.model_calls),
+            }
+
+    def _capabilities(self) -> list[dict[str, Any]]:
+        """The mission's own public capabilities (never the routes or private tools)."""
+        out = []
+        for t in self.api_env.inventory().tools:
+            if t.private_to or t.name in mission_api.MISSION_ROUTES:
+                continue
+            doc = t.doc[:ROUTE_DOC_CHARS] if t.doc else None
+            out.append({"name": t.name, "effect": t.effect, "signature": t.signature, "doc": doc})
+        return out
+
+    def _cap_list(self, args: Any) -> Any:
+        if not _no_arguments(args):
+            return _route_error("invalid_capability_list_request")
+        return self._capabilities()
+
+    def _cap_describe(self, args: Any) -> Any:
+        name = None
+        if isinstance(args, Mapping) and len(args) == 1:
+            key, value = next(iter(args.items()))
+            if getattr(key, "name", key) == "name":  # {:name n} or {"name" n}
+                name = value
+        if not isinstance(name, str):
+            return _route_error("invalid_capability_description_request")
+        return next((c for c in self._capabilities() if c["name"] == name), None)
 
     def close(self) -> None:
         self.run_env.close()
@@ -293,6 +445,8 @@ class AgentHost:
         self.protocol_errors = 0
         self.evaluations = 0
         self.provider_failures: list[dict[str, Any]] = []
+        #: host failures recorded by evaluations (anti-forgery for `capability_unavailable`)
+        self.host_failures: list[str] = []
         self.failure: AgentError | None = None
         self.crash: BaseException | None = None
         self._last_violations: list[dict[str, Any]] = []
@@ -322,7 +476,7 @@ class AgentHost:
         with self._lock:
             rt = self._missions.get(name)
             if rt is None and name in self.mission_specs:
-                rt = _MissionRuntime(self.mission_specs[name])
+                rt = _MissionRuntime(self.mission_specs[name], self)
                 self._missions[name] = rt
             return rt
 
@@ -453,6 +607,8 @@ class AgentHost:
         self, rt: _MissionRuntime, source: str, obs_chars: int, budget: float | None
     ) -> dict[str, Any]:
         rt.ledger.clear()
+        rt.host_failure = None
+        rt.eval_deadline = None if budget is None else time.monotonic() + budget / 1000.0
         result = rt.run_env.run(source, state_owner=rt.owner, timeout_ms=budget)
         calls = list(rt.ledger)
         safe = all(c.effect == "read" for c in calls)
@@ -460,6 +616,13 @@ class AgentHost:
             "capability_activity?": bool(calls),
             "retryable?": safe,
         }
+        if any(c.indeterminate for c in calls):  # a write that may or may not have happened
+            ev["mutation_state"] = "indeterminate"
+        if rt.host_failure is not None:  # whatever the outcome: no program can clear it
+            with self._lock:
+                self.host_failures.append(rt.host_failure)
+            ev["terminal_host_failure?"] = True
+            ev["terminal_host_failure_reason"] = rt.host_failure
         if any(c.denied for c in calls):  # seed 001: a model-program subject failure
             ev["terminal_provider_failure?"] = True
         if result.outcome == "return":
@@ -608,6 +771,11 @@ class AgentHost:
                     "limit": "subordinate_evaluations",
                     "value": self.limits.subordinate_evaluations,
                 }
+        if code == "capability_unavailable":
+            reason = payload.get("reason")
+            if reason not in self.host_failures:  # only a failure an evaluation recorded
+                self._fail("workflow_error", "unrecorded host failure reported", {})
+            payload = {"kind": "capability-unavailable", "reason": reason}
         if code == "llm_provider_failed":
             envelope = payload.get("envelope")
             if not any(envelope == f for f in self.provider_failures):  # anti-forgery
@@ -671,6 +839,11 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
             "deadline": "the run deadline passed before the evaluation was admitted",
         }.get(str(p.get("reason")), str(p.get("reason")))
         return f"mission evaluation unavailable: {why}"
+    if code == "capability_unavailable":
+        return (
+            f"{p.get('kind')}/{p.get('reason')}: a capability's input could not be validated, "
+            "so it was not called"
+        )
     if code == "model_output_truncated":
         return f"model output truncated without a usable action (model {p.get('alias')})"
     return code

@@ -71,7 +71,9 @@ class Outcome:
     `returned`: `value` is the program's `(return v)` value (contract-valid when a contract
     was given). `subject-failure`: `kind` is `model-program-failed`, `turn-limit` or
     `non-retryable-evaluation`; `error` the bounded failure data. `provider-failure`: `error`
-    is the provider envelope, `model` the resolved alias.
+    is the provider envelope, `model` the resolved alias. `mutation_state` is
+    `"indeterminate"` when a write (or undeclared-effect) tool call of the loop failed or did
+    not finish, so whether it took effect is unknown (seed 001); None otherwise.
     """
 
     status: Status
@@ -84,6 +86,7 @@ class Outcome:
     evaluations: int = 0
     #: per alias: {"calls", "successes", "input_tokens", "output_tokens"} of this run's router
     usage: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
+    mutation_state: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -237,6 +240,11 @@ def _get(m: Any, key: str) -> Any:
     return None
 
 
+def _mutation(value: Any) -> dict[str, Any]:
+    state = _get(value, "mutation_state")
+    return {} if state is None else {"mutation_state": state}
+
+
 def _run(
     entry: str,
     task: str,
@@ -294,6 +302,7 @@ def _run(
             {
                 "kind": _keyword_name(_get(result.value, "kind")),
                 "error": _get(result.value, "error"),
+                **_mutation(result.value),
             },
         )
     if not result.ok:
@@ -368,6 +377,7 @@ def run_outcome(
         protocol_errors=host.protocol_errors,
         evaluations=host.evaluations,
         usage=host.usage,
+        mutation_state=_get(value, "mutation-state"),
     )
 
 

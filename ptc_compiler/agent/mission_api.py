@@ -18,6 +18,10 @@ from ptc_compiler.tools import render_tools
 from ptc_runtime.collections import PMap, PSet, PVec
 from ptc_runtime.values import Keyword
 
+#: The reserved runtime routes every mission is granted (agent-design §1.9): usage and
+#: capability discovery, reachable as `tool/<route>`. They are kernel surface, not the
+#: mission's own capabilities, so the Available API does not list them.
+MISSION_ROUTES: Final = ("cap-describe", "cap-list", "runtime-remaining", "runtime-usage")
 TYPE_DEPTH: Final = 3
 TYPE_FIELDS: Final = 8
 TYPE_CHARS: Final = 200
@@ -73,7 +77,11 @@ def render(env: Environment) -> str:
             if e.doc:
                 lines.append(f"  ;; {e.doc}")
         lines.append("")
-    public = {t.name: env.tools[t.name] for t in inv.tools if not t.private_to}
+    public = {
+        t.name: env.tools[t.name]
+        for t in inv.tools
+        if not t.private_to and t.name not in MISSION_ROUTES
+    }
     if public and not by_ns:  # facades, when present, replace the raw tool entries
         lines.append(render_tools(public))
     data: Mapping[str, Any] = env.data or {}

@@ -274,6 +274,12 @@
                                                       text remaining cfg phased?))))
         hand-over (fn [text closing?] (next-phase state (pair action text) closing?))]
     (cond
+      ;; the host could not validate a capability's input: a workflow failure, whatever the
+      ;; program did afterwards (seed 001, capability-unavailable/input-validation-unavailable)
+      (true? (get ev :terminal_host_failure?))
+      (tool/kernel-failure {"code" "capability_unavailable"
+                            "reason" (str (get ev :terminal_host_failure_reason))})
+
       ;; a capability's provider refused (denied): correcting the program cannot clear that
       (true? (get ev :terminal_provider_failure?))
       (done {:status :subject-failure :kind :model-program-failed
@@ -309,11 +315,13 @@
             more?
             (let [text (str (agent.feedback/notice remaining cfg phased?) "\n\n"
                             (agent.feedback/evaluation-error ev) "\n"
+                            (agent.feedback/mutation-state ev)
                             (agent.feedback/non-retryable))
                   next (continue-with state (pair action text))]
               (assoc-in next [:state :closing?] true))
             (not final?)
             (hand-over (str (agent.feedback/evaluation-error ev) "\n"
+                            (agent.feedback/mutation-state ev)
                             (agent.feedback/non-retryable))
                        true)
             :else (non-retryable-failure ev))
@@ -321,6 +329,13 @@
       more? (feedback (agent.feedback/evaluation-error ev))
       (not final?) (hand-over (agent.feedback/evaluation-error ev) false)
       :else (turn-limit "evaluation-error" cfg))))
+
+(defn- with-mutation-state
+  "A finished loop's outcome carries :mutation-state when any evaluation of the loop left a
+  write with an unknown outcome (seed 001: mutation_state indeterminate)."
+  [r state]
+  (let [m (get state :mutation-state)]
+    (if (and m (get r :done)) (assoc-in r [:outcome :mutation-state] m) r)))
 
 (defn- run-program
   "A valid call: in a terminal-only phase the source is checked first (not evaluated when
@@ -330,10 +345,14 @@
         ph (current-phase state)
         turn (get state :turn)
         evaluate (fn []
-                   (after-eval state action
-                               (kernel/evaluate {"source" (get action :program)
-                                                 "mission" (get ph :mission)
-                                                 "observation_chars" (get cfg :max-observation)})))]
+                   (let [ev (kernel/evaluate {"source" (get action :program)
+                                              "mission" (get ph :mission)
+                                              "observation_chars" (get cfg :max-observation)})
+                         ;; sticky: later turns cannot make an unknown write known
+                         state (if (= "indeterminate" (str (get ev :mutation_state)))
+                                 (assoc state :mutation-state "indeterminate")
+                                 state)]
+                     (with-mutation-state (after-eval state action ev) state)))]
     (if (get ph :terminal-only?)
       (let [check (kernel/check-terminal-source (get action :program) (get ph :mission))
             verdict (str (get check :outcome))
@@ -408,10 +427,10 @@
     (loop [state {:cfg cfg :prompts prompts :prompt (first prompts) :messages [first-message]
                   :phase 0 :turn 0 :agent-turn 0 :closing? false :validate? validate?}]
       (if (>= (get state :turn) (get (current-phase state) :max-turns))
-        (get (turn-limit "turn-limit-exceeded" cfg) :outcome)
+        (get (with-mutation-state (turn-limit "turn-limit-exceeded" cfg) state) :outcome)
         (let [r (step state)]
           (if (get r :done)
-            (get r :outcome)
+            (get (with-mutation-state r state) :outcome)
             (recur (get r :state))))))))
 
 ;; ------------------------------------------------------------------ entries
@@ -419,14 +438,17 @@
 (defn- propagate
   "run-value semantics: the value, or a failure of the outer workflow."
   [outcome]
-  (let [status (get outcome :status)]
+  (let [status (get outcome :status)
+        m (get outcome :mutation-state)]
     (cond
       (= status :returned) (get outcome :value)
       (= status :provider-failure)
       (tool/kernel-failure {"code" "llm_provider_failed" "envelope" (get outcome :error)})
       (= (get outcome :kind) :turn-limit)
-      (tool/kernel-failure (merge {"code" "runtime_limit_exceeded"} (get outcome :error)))
-      :else (fail {:kind (name (get outcome :kind)) :error (get outcome :error)}))))
+      (tool/kernel-failure (merge {"code" "runtime_limit_exceeded"} (get outcome :error)
+                                  (if m {"mutation_state" m} {})))
+      :else (fail (merge {:kind (name (get outcome :kind)) :error (get outcome :error)}
+                         (if m {:mutation_state m} {}))))))
 
 (defn run-outcome
   "Runs the loop and returns model-attributable completion or failure as data."

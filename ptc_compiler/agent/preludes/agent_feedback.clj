@@ -142,6 +142,16 @@
   (str "A tool call failed (kind: " (get value :kind) ", reason: " (get value :reason) "). "
        "Nothing was committed by the failed program; you may correct it and try again."))
 
+(defn mutation-state
+  "When a write may have been dispatched and did not succeed, says its outcome is unknown
+  (a line of its own); otherwise the empty string."
+  [ev]
+  (if (= "indeterminate" (str (get ev :mutation_state)))
+    (str "mutation_state: indeterminate. A tool call with a write (or undeclared) effect failed "
+         "or did not finish, so whether its change happened is unknown; check before relying "
+         "on it.\n")
+    ""))
+
 (defn non-retryable
   "The closing-turn guidance after an effect that cannot be rolled back."
   []
