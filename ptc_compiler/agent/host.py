@@ -35,6 +35,7 @@ from typing import Any, Final
 from ptc_compiler.agent import mission_api
 from ptc_compiler.agent.preview import PreviewCaps, preview
 from ptc_compiler.agent.providers import ModelRouter, ProviderError
+from ptc_compiler.agent.trace import Trace
 from ptc_compiler.forms import ListForm, Symbol
 from ptc_compiler.prelude import Environment
 from ptc_compiler.reader import read
@@ -84,6 +85,8 @@ class AgentError(Exception):
         self.code = code
         self.message = message
         self.details: dict[str, Any] = dict(details or {})
+        #: the run's retained trace events, run-stopped last (set by the entry; see trace.py)
+        self.trace: list[dict[str, Any]] = []
 
 
 class _Terminal(Exception):
@@ -442,6 +445,8 @@ class AgentHost:
         self._missions: dict[str, _MissionRuntime] = {}
         self._lock = threading.Lock()
         self.events: list[dict[str, Any]] = []
+        #: the run's event stream; the entries replace it with one that has their callback
+        self.trace = Trace()
         self.protocol_errors = 0
         self.evaluations = 0
         self.provider_failures: list[dict[str, Any]] = []
@@ -557,15 +562,33 @@ class AgentHost:
         obs_chars = int(args.get("observation_chars") or 2048)
         refused = self._admit()
         if refused is not None:
+            self.trace.emit(
+                "evaluation",
+                {"mission": args.get("mission"), "outcome": refused["outcome"],
+                 "reason": refused["reason"]},
+            )
             return refused
+        started = time.monotonic()
         try:
             budget = rt.mission.timeout_ms
             left = self._remaining()
             if left is not None:
                 budget = left * 1000.0 if budget is None else min(budget, left * 1000.0)
-            return self._evaluate(rt, str(args.get("source")), obs_chars, budget)
+            ev = self._evaluate(rt, str(args.get("source")), obs_chars, budget)
         finally:
             self.lease.release()
+        self.trace.emit(  # facts only: never the value, the observation or the message
+            "evaluation",
+            {
+                "mission": args.get("mission"),
+                "outcome": ev.get("outcome"),
+                "code": ev.get("kind"),
+                "retryable": ev.get("retryable?"),
+                "capability_calls": len(rt.ledger),
+                "duration_ms": round((time.monotonic() - started) * 1000.0, 3),
+            },
+        )
+        return ev
 
     def _remaining(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()
@@ -754,6 +777,7 @@ class AgentHost:
     def annotate(self, args: Any) -> bool:
         with self._lock:
             self.events.append({"type": "agent-action", "data": dict(args)})
+        self.trace.emit("agent-action", args)
         return True
 
     def report_failure(self, args: Any) -> None:

@@ -25,6 +25,13 @@ from ptc_compiler.agent.host import (
     contract_type,
 )
 from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
+from ptc_compiler.agent.trace import (
+    EventSink,
+    Trace,
+    stopped_from_error,
+    stopped_from_exception,
+    stopped_from_outcome,
+)
 from ptc_compiler.prelude import Bundle, Environment, load_bundle
 from ptc_compiler.prelude.component import read_header, source_hash
 from ptc_compiler.prelude.load import CacheDir, bundle_fingerprint, resolve_cache_dir
@@ -86,6 +93,8 @@ class Outcome:
     evaluations: int = 0
     #: per alias: {"calls", "successes", "input_tokens", "output_tokens"} of this run's router
     usage: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
+    #: the run's event stream, run-started to run-stopped (docs/agents.md "Trace events")
+    trace: list[dict[str, Any]] = field(default_factory=list, repr=False)
     mutation_state: str | None = None
 
     @property
@@ -246,6 +255,40 @@ def _mutation(value: Any) -> dict[str, Any]:
 
 
 def _run(
+    entry: str, task: Any, *, on_event: EventSink | None = None, **options: Any
+) -> tuple[Any, AgentHost]:
+    """Run one entry with its event trace: run-started first, run-stopped on every path
+    (trace.py); `options` are `_run_body`'s. The trace goes with the outcome or the error."""
+    trace = Trace(on_event)
+    cfg = options.get("config")
+    alias = cfg.get("model") if isinstance(cfg, Mapping) else None
+    alias = alias if isinstance(alias, str) else options.get("model")
+    trace.emit("run-started", {"entry": entry, "model": alias if isinstance(alias, str) else None})
+    try:
+        value, host = _run_body(entry, task, trace=trace, **options)
+    except AgentError as err:
+        err.trace = trace.stop(stopped_from_error(err.code, err.details))
+        raise
+    except BaseException as exc:
+        trace.stop(stopped_from_exception(exc))
+        raise
+    if entry.endswith("-outcome"):  # the loop's outcome data; never its value
+        error = _get(value, "error")
+        facts = {
+            "status": _keyword_name(_get(value, "status")),
+            "kind": _keyword_name(_get(value, "kind")),
+            "error": {_keyword_name(k): v for k, v in error.items()}
+            if isinstance(error, Mapping)
+            else None,
+            "model": _get(value, "model"),
+        }
+        trace.stop(stopped_from_outcome(facts))
+    else:
+        trace.stop({"status": "returned"})
+    return value, host
+
+
+def _run_body(
     entry: str,
     task: str,
     *,
@@ -261,6 +304,7 @@ def _run(
     cache_dir: CacheDir,
     limits: HostLimits | None = None,
     prompt: str | Path | None = None,
+    trace: Trace | None = None,
 ) -> tuple[Any, AgentHost]:
     if not isinstance(task, str) and entry != MAIN_ENTRY:
         raise TypeError("task must be a string")
@@ -275,6 +319,8 @@ def _run(
     }
     all_missions.update(missions or {})
     host = AgentHost(the_router, all_missions, contract_type(signature), limits)
+    if trace is not None:
+        host.trace = trace
     env: Environment | None = None
     try:
         budget = host_call_budget(config_turns(cfg))
@@ -326,6 +372,7 @@ def run_outcome(
     cache_dir: CacheDir = None,
     limits: HostLimits | None = None,
     prompt: str | Path | None = None,
+    on_event: EventSink | None = None,
 ) -> Outcome:
     """Run the agent loop; completion and model-attributable failure come back as `Outcome`.
 
@@ -337,6 +384,9 @@ def run_outcome(
     calls, evaluation admission wait, run deadline).
     A `config` with `phases` runs `run-phased-result-value`'s loop (see `run_phased`).
     `prompt` replaces the `agent.prompt` policy (source text or a `Path`; docs/agents.md).
+    `on_event` receives each trace event as it happens (run-started, agent-action,
+    evaluation, run-stopped; bounded scalars only, see `ptc_compiler.agent.trace`); the
+    retained events are `Outcome.trace` (or `AgentError.trace`).
     Host failures (invalid config, transcript limit, truncation, contract exhaustion,
     unknown mission) raise `AgentError`; a crashing provider's exception propagates.
     """
@@ -361,6 +411,7 @@ def run_outcome(
         cache_dir=cache_dir,
         limits=limits,
         prompt=prompt,
+        on_event=on_event,
     )
     status = _keyword_name(_get(value, "status"))
     returned = _get(value, "value")
@@ -377,6 +428,7 @@ def run_outcome(
         protocol_errors=host.protocol_errors,
         evaluations=host.evaluations,
         usage=host.usage,
+        trace=host.trace.events,
         mutation_state=_get(value, "mutation-state"),
     )
 
@@ -396,6 +448,7 @@ def run_value(
     cache_dir: CacheDir = None,
     limits: HostLimits | None = None,
     prompt: str | Path | None = None,
+    on_event: EventSink | None = None,
 ) -> Any:
     """The application value, or `AgentError` (seed `run-value` / `run-result-value`, or
     `run-phased-result-value` when `config` has `phases`)."""
@@ -420,6 +473,7 @@ def run_value(
         cache_dir=cache_dir,
         limits=limits,
         prompt=prompt,
+        on_event=on_event,
     )
     # The loop completes only on an accepted return: the last returned candidate, native.
     return host.last_returned
@@ -460,6 +514,7 @@ def run_main(
     cache_dir: CacheDir = None,
     limits: HostLimits | None = None,
     prompt: str | Path | None = None,
+    on_event: EventSink | None = None,
 ) -> Any:
     """Seed 001 `agent.main/run`: `input` is `{"task": str, "agent": config}`.
 
@@ -478,7 +533,7 @@ def run_main(
         raise TypeError("run_main: input['agent'] must be a mapping of agent options")
     _, host = _run(
         MAIN_ENTRY,
-        input.get("task"),  # type: ignore[arg-type]  # agent.main validates it (a string)
+        input.get("task"),  # agent.main validates it (a string)
         tools=tools,
         model=model,
         router=router,
@@ -491,6 +546,7 @@ def run_main(
         cache_dir=cache_dir,
         limits=limits,
         prompt=prompt,
+        on_event=on_event,
     )
     return host.last_returned
 

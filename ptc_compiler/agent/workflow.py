@@ -20,6 +20,7 @@ from typing import Any
 from ptc_compiler.agent.host import AgentError, AgentHost, HostLimits, Mission, contract_type
 from ptc_compiler.agent.loop import MAX_TOTAL_TURNS, _router, _workflow, host_call_budget
 from ptc_compiler.agent.providers import ModelRouter
+from ptc_compiler.agent.trace import EventSink, Trace, stopped_from_error, stopped_from_exception
 from ptc_compiler.prelude import Environment
 from ptc_compiler.prelude.load import CacheDir
 from ptc_compiler.signatures import Signature, SigType
@@ -44,6 +45,7 @@ def run_workflow(
     timeout_ms: float | None = 5000,
     limits: HostLimits | None = None,
     cache_dir: CacheDir = None,
+    on_event: EventSink | None = None,
 ) -> Any:
     """Run `program` as the trusted workflow; return its value or raise `AgentError`.
 
@@ -54,7 +56,42 @@ def run_workflow(
     A `fail` of the workflow raises `AgentError("workflow_failed")` with the failure value.
     Every turn makes one model request, so the workflow's host tool-call budget is derived
     from `limits.workflow_capability_calls` when set (else `DEFAULT_WORKFLOW_TURNS` turns).
+    `on_event` receives the run's trace events (every loop's turns and evaluations between
+    one run-started and one run-stopped; `ptc_compiler.agent.trace`); on failure the retained
+    events are `AgentError.trace`.
     """
+    trace = Trace(on_event)
+    trace.emit("run-started", {"entry": "workflow"})
+    try:
+        value = _run_workflow(
+            program, inputs, tools, model, router, signature, data, preludes, missions,
+            timeout_ms, limits, cache_dir, trace,
+        )  # fmt: skip
+    except AgentError as err:
+        err.trace = trace.stop(stopped_from_error(err.code, err.details))
+        raise
+    except BaseException as exc:
+        trace.stop(stopped_from_exception(exc))
+        raise
+    trace.stop({"status": "returned"})
+    return value
+
+
+def _run_workflow(
+    program: str,
+    inputs: Mapping[str, Any] | None,
+    tools: Mapping[str, Callable[..., Any]] | None,
+    model: Any,
+    router: ModelRouter | None,
+    signature: str | Signature | SigType | None,
+    data: Mapping[str, Any] | None,
+    preludes: Sequence[Any],
+    missions: Mapping[str, Mission] | None,
+    timeout_ms: float | None,
+    limits: HostLimits | None,
+    cache_dir: CacheDir,
+    trace: Trace,
+) -> Any:
     if not isinstance(program, str):
         raise TypeError("run_workflow: program must be a string")
     the_router, alias = _router(model, router)
@@ -67,6 +104,7 @@ def run_workflow(
     }
     all_missions.update(missions or {})
     host = AgentHost(the_router, all_missions, contract_type(signature), limits)
+    host.trace = trace
     env: Environment | None = None
     try:
         turns = host.limits.workflow_capability_calls
