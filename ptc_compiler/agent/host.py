@@ -15,7 +15,7 @@ result contract, the capability-call ledger and the counters.
 | `kernel-validate-result` | check a returned candidate against the result contract |
 | `kernel-protocol-error` | count an agent protocol error |
 | `kernel-annotate` | record one `agent-action` event per model turn |
-| `kernel-check-source` | terminal-only phases: is the program one top-level `return`/`fail`? |
+| `kernel-check-source` | terminal-only phases: one top-level `return`/`fail` that compiles? |
 | `kernel-failure` | trusted terminal report: records an `AgentError`, ends the workflow |
 
 Missions get the reserved runtime routes (`mission_api.MISSION_ROUTES`): `runtime-usage`,

@@ -33,7 +33,8 @@
   (tool/kernel-annotate data))
 
 (defn check-terminal-source
-  "Parses a program without running it: {:outcome \"valid\"} when it is exactly one top-level
-  (return ...) or (fail ...) form, else {:outcome \"invalid\" :message m}."
+  "Checks a program without running it: {:outcome \"valid\"} when it is exactly one top-level
+  (return ...) or (fail ...) form that compiles against the mission, else
+  {:outcome \"invalid\" :message m}."
   [source mission]
   (tool/kernel-check-source {"source" source "mission" mission}))
