@@ -67,6 +67,12 @@ DEFAULT_TURNS: Final = 4
 HOST_CALLS_PER_TURN: Final = 8
 #: Host tool calls of one loop outside its turns: each phase's API rendering, the failure report.
 HOST_CALLS_PER_LOOP: Final = 32
+#: agent.core's default and ceiling of `max_transcript_chars` (the encoded model request).
+DEFAULT_TRANSCRIPT_CHARS: Final = 262_144
+MAX_TRANSCRIPT_CHARS: Final = 1_000_000
+#: UTF-8 bytes per code point at most, and room for encoder differences.
+UTF8_MAX: Final = 4
+REQUEST_SLACK_BYTES: Final = 4096
 
 Status = Literal["returned", "subject-failure", "provider-failure"]
 
@@ -176,6 +182,26 @@ def host_call_budget(turns: int) -> int:
     return max(DEFAULT_LIMITS.max_tool_calls, HOST_CALLS_PER_TURN * turns + HOST_CALLS_PER_LOOP)
 
 
+def request_arg_bytes(transcript_chars: int) -> int:
+    """The workflow's tool-argument byte cap for model requests of `transcript_chars`.
+
+    agent.core checks each model request against `max_transcript_chars` (code points of its
+    JSON text) before sending it, so that limit, not the runtime's default cap on one tool
+    call's JSON arguments (262,144 bytes), must decide; a request may take up to 4 UTF-8
+    bytes per code point. Never below the default.
+    """
+    return max(DEFAULT_LIMITS.tool_arg_bytes, UTF8_MAX * transcript_chars + REQUEST_SLACK_BYTES)
+
+
+def config_transcript_chars(config: Mapping[str, Any] | None) -> int:
+    """The configuration's `max_transcript_chars` (default 262,144); a value agent.core would
+    reject counts as the ceiling (1,000,000), as for `config_turns`."""
+    chars = (config or {}).get("max_transcript_chars", DEFAULT_TRANSCRIPT_CHARS)
+    if type(chars) is not int or not 1 <= chars <= MAX_TRANSCRIPT_CHARS:
+        return MAX_TRANSCRIPT_CHARS
+    return chars
+
+
 def config_turns(config: Mapping[str, Any] | None) -> int:
     """The turns a loop configuration allows: `max_turns` (default 4), or the phases' sum.
 
@@ -206,6 +232,7 @@ def _workflow(
     prompt: str | Path | None = None,
     *,
     max_host_calls: int | None = None,
+    max_request_chars: int | None = None,
 ) -> Environment:
     """The trusted workflow environment: the shipped agent preludes and the host tools.
 
@@ -214,7 +241,8 @@ def _workflow(
     `prompt` replaces the shipped `agent.prompt` (the replaceable prompt policy; it owns no
     host tool and may call `kernel` exports only if it declares that dependency).
     `max_host_calls` is the workflow's tool-call budget (default: `host_call_budget` of the
-    largest loop, 128 turns).
+    largest loop, 128 turns); `max_request_chars` the largest model request the loops may send
+    (default: the `max_transcript_chars` ceiling), which sets the tool-argument byte cap.
     """
     items: list[str | Path] = [SHIPPED[ns] for ns in WORKFLOW_NAMESPACES]
     if prompt is not None:
@@ -222,7 +250,11 @@ def _workflow(
     bundle = _workflow_bundle(items, cache_dir)
     if max_host_calls is None:
         max_host_calls = host_call_budget(MAX_TOTAL_TURNS)
-    limits = DEFAULT_LIMITS.with_(max_tool_calls=max_host_calls)
+    if max_request_chars is None:
+        max_request_chars = MAX_TRANSCRIPT_CHARS
+    limits = DEFAULT_LIMITS.with_(
+        max_tool_calls=max_host_calls, tool_arg_bytes=request_arg_bytes(max_request_chars)
+    )
     env = Environment(bundle, tools=host.tools(), timeout_ms=None, limits=limits)
     owners = set(TOOL_OWNERS.values())
     for meta in env.bundle.metas:
@@ -324,7 +356,13 @@ def _run_body(
     env: Environment | None = None
     try:
         budget = host_call_budget(config_turns(cfg))
-        env = _workflow(host, cache_dir, prompt, max_host_calls=budget)
+        env = _workflow(
+            host,
+            cache_dir,
+            prompt,
+            max_host_calls=budget,
+            max_request_chars=config_transcript_chars(cfg),
+        )
         if entry == MAIN_ENTRY:  # seed 001: agent.main/run takes one input {task, agent}
             main_input: dict[str, Any] = {"input": {"task": task, "agent": cfg}}
             result = env.run(f"({entry} data/input)", data=main_input)

@@ -8,17 +8,21 @@ before the last turn.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from loop_helpers import _agent_prelude_cache, call, last_content  # noqa: F401
+import pytest
+from loop_helpers import _agent_prelude_cache, call, encoded_len, last_content  # noqa: F401
 
 from ptc_compiler.agent import run_outcome, run_phased
-from ptc_compiler.agent.host import HostLimits
+from ptc_compiler.agent.host import AgentError, HostLimits
 from ptc_compiler.agent.loop import (
     HOST_CALLS_PER_TURN,
     MAX_TOTAL_TURNS,
+    config_transcript_chars,
     config_turns,
     host_call_budget,
+    request_arg_bytes,
 )
 from ptc_compiler.agent.providers import ScriptedProvider
 from ptc_compiler.agent.workflow import run_workflow
@@ -94,3 +98,45 @@ def test_workflow_budget_from_capability_calls() -> None:
     outcomes = run_workflow(program, model=ScriptedProvider([call("1")] * 140),
                             limits=HostLimits(workflow_capability_calls=100))
     assert "provider-failure" in [_field(o, "status") for o in outcomes]
+
+
+# ---------------------------------------------------------------- request size
+
+
+def test_large_model_requests_are_bounded_by_max_transcript_chars() -> None:
+    # Seven 50,000-character programs: a ~350 kB request, above the runtime's default cap on
+    # one tool call's JSON arguments (262,144 bytes) but within max_transcript_chars.
+    big = '(count "' + "x" * 50_000 + '")'
+    items = [call(big, call_id=f"c{i}") for i in range(7)] + [call("(return *1)")]
+    sp = ScriptedProvider(items)
+    out = run_outcome("t", model=sp, config={"max_turns": 8, "max_transcript_chars": 1_000_000})
+    assert out.value == 50_000 and len(sp.requests) == 8
+    assert 7 * 50_000 < encoded_len(sp, 7) <= 1_000_000
+
+
+def test_a_multibyte_transcript_within_the_default_limit_completes() -> None:
+    # About 180,000 code points (< 262,144) but about 360,000 UTF-8 bytes.
+    wide = '(count "' + "é" * 30_000 + '")'
+    items = [call(wide, call_id=f"c{i}") for i in range(6)] + [call("(return *1)")]
+    sp = ScriptedProvider(items)
+    out = run_outcome("t", model=sp, config={"max_turns": 7})
+    assert out.value == 30_000
+    last = json.dumps(sp.requests[6].to_json(), ensure_ascii=False, separators=(",", ":"))
+    assert len(last.encode("utf-8")) > DEFAULT_LIMITS.tool_arg_bytes
+
+
+def test_the_transcript_limit_still_decides() -> None:
+    big = '(count "' + "x" * 50_000 + '")'
+    sp = ScriptedProvider([call(big, call_id=f"c{i}") for i in range(8)])
+    with pytest.raises(AgentError) as info:
+        run_outcome("t", model=sp, config={"max_turns": 8, "max_transcript_chars": 200_000})
+    assert info.value.code == "runtime_limit_exceeded"
+    assert info.value.details["limit"] == "max_transcript_chars"
+
+
+def test_the_argument_cap_follows_the_configuration() -> None:
+    assert config_transcript_chars(None) == 262_144
+    assert config_transcript_chars({"max_transcript_chars": 1000}) == 1000
+    assert config_transcript_chars({"max_transcript_chars": 0}) == 1_000_000
+    assert request_arg_bytes(1000) == DEFAULT_LIMITS.tool_arg_bytes
+    assert request_arg_bytes(1_000_000) >= 4 * 1_000_000
