@@ -140,3 +140,13 @@ def test_the_argument_cap_follows_the_configuration() -> None:
     assert config_transcript_chars({"max_transcript_chars": 0}) == 1_000_000
     assert request_arg_bytes(1000) == DEFAULT_LIMITS.tool_arg_bytes
     assert request_arg_bytes(1_000_000) >= 4 * 1_000_000
+
+
+def test_TLM_03_run_outcome_returns_the_turn_limit_as_data() -> None:
+    for turns, script, reason in [(2, [call("1"), call("2")], "intermediate-result"),
+                                  (1, [call("(/ 1 0)")], "evaluation-error")]:
+        sp = ScriptedProvider(script)
+        out = run_outcome("t", model=sp, config={"max_turns": turns})  # data, no exception
+        assert out.status == "subject-failure" and out.kind == "turn-limit"
+        assert out.error == {"limit": "agent_turns", "value": turns, "reason": reason}
+        assert len(sp.requests) == turns
