@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -666,7 +665,9 @@ ERRORS = [
     pytest.param(
         "(loop [x 1] (do (recur 1) 2))", "invalid_form", 1, 17, None, id="recur-not-last-in-do"
     ),
-    pytest.param("(loop [x 1] (and (recur 1) 2))", "invalid_form", 1, 18, None, id="recur-in-and-not-last"),
+    pytest.param(
+        "(loop [x 1] (and (recur 1) 2))", "invalid_form", 1, 18, None, id="recur-in-and-not-last"
+    ),
     pytest.param(
         "(loop [x 1] (let [y (recur 1)] y))", "invalid_form", 1, 21, None, id="recur-in-binding"
     ),
@@ -838,12 +839,9 @@ THIRTY_LINES = """
 """
 
 
-def test_thirty_line_program_is_fast() -> None:
+def test_thirty_line_program_analyzes_deterministically() -> None:
+    # The compile benchmark's program: it must analyze, and to the same IR every time
+    # (the compile cache and AOT artifacts rely on analysis being a pure function).
     forms = read(THIRTY_LINES)
-    analyze(forms, ENV)
-    runs = 200
-    start = time.perf_counter()
-    for _ in range(runs):
-        analyze(forms, ENV)
-    per_run = (time.perf_counter() - start) / runs
-    assert per_run < 0.001, f"{per_run * 1e6:.0f} us per analysis"
+    first = analyze(forms, ENV)
+    assert analyze(read(THIRTY_LINES), ENV) == first

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import Any
 
 from ptc_runtime.collections import (
@@ -22,6 +22,7 @@ from ptc_runtime.collections import (
 )
 from ptc_runtime.errors import PtcError
 from ptc_runtime.values import keyword
+from tests.complexity import assert_linear
 
 A = keyword("a")
 B = keyword("b")
@@ -64,26 +65,35 @@ def test_pvec_extend_shares_then_copies() -> None:
     assert list(a) == [1, 2, 3] and list(b) == [1, 9] and list(v) == [1]
 
 
-def test_conj_50k_is_linear() -> None:
-    start = time.perf_counter()
-    v: object = []
-    for i in range(50_000):
-        v = conj(v, i)
-    elapsed = time.perf_counter() - start
-    assert list(v) == list(range(50_000))  # type: ignore[call-overload]
-    assert elapsed < 0.2
+def test_conj_is_linear() -> None:
+    def job(n: int) -> Callable[[], object]:
+        def build() -> object:
+            v: object = []
+            for i in range(n):
+                v = conj(v, i)
+            return v
+
+        return build
+
+    assert list(job(50_000)()) == list(range(50_000))  # type: ignore[call-overload]
+    assert_linear(job, 20_000)
 
 
-def test_assoc_50k_is_not_quadratic_and_keeps_order() -> None:
-    start = time.perf_counter()
-    m: object = {}
-    for i in range(50_000):
-        m = assoc(m, i, i * 2)
-    elapsed = time.perf_counter() - start
+def test_assoc_is_not_quadratic_and_keeps_order() -> None:
+    def job(n: int) -> Callable[[], object]:
+        def build() -> object:
+            m: object = {}
+            for i in range(n):
+                m = assoc(m, i, i * 2)
+            return m
+
+        return build
+
+    m = job(50_000)()
     assert type(m) is PMap
     assert list(m) == list(range(50_000))
     assert m[49_999] == 99_998
-    assert elapsed < 0.5
+    assert_linear(job, 10_000)
 
 
 def test_pmap_old_versions_unchanged() -> None:
