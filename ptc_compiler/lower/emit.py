@@ -327,11 +327,13 @@ class Emitter:
         return ir.For((bind, ir.ForWhen(test, test.span)), ir.Local(x, node.span), True, node.span)
 
     def linear_reduce(self, node: ir.Call) -> Lowered | None:
-        """`(reduce (fn [acc x] ...) {} coll)` as a loop over one private dict (or list).
+        """`(reduce (fn [acc x] ...) init coll)` as a loop updating the accumulator in place.
 
         Only when the accumulator provably never escapes (see `scan.linear_accumulation`):
-        then every intermediate value is dropped at once, so mutating one object in place
-        (`ptc_runtime.transient`) is indistinguishable from persistent updates.
+        then every intermediate value is dropped at once, so mutating the containers the
+        loop owns (`ptc_runtime.transient`) is indistinguishable from persistent updates.
+        A literal `{}`/`[]` start is owned from the start; any other start value (host
+        data, a map built earlier) is copied on the first write, level by level.
         """
         fn, init, coll = node.args
         if not isinstance(fn, ir.Fn) or len(fn.arities) != 1 or fn.self_name is not None:
@@ -344,27 +346,42 @@ class Emitter:
             or self.recurs(arity)
         ):
             return None
+        acc, x = arity.params
+        fresh = True  # the start value is a new literal nothing else references
         if isinstance(init, ir.MapLit) and not init.pairs:
             ops = scan.MAP_ACCUMULATORS
-            start: ast.expr = ast.Dict(keys=[], values=[])
         elif isinstance(init, ir.VectorLit) and not init.items:
             ops = scan.VECTOR_ACCUMULATORS
-            start = ast.List(elts=[], ctx=ast.Load())
         else:
-            return None
-        acc, x = arity.params
-        body = scan.linear_accumulation(arity.body, acc, ops, self.free_memo)
+            ops, fresh = scan.MAP_ACCUMULATORS, False
+        owned = self.cx.fresh()
+        reads: list[ir.Call] = []
+        body = scan.linear_accumulation(
+            arity.body, acc, ops, self.free_memo, ir.Local(owned, node.span), reads
+        )
         if body is None:
             return None
+        if reads:  # a part read out of the accumulator may be shared from then on
+            body = scan.substitute(
+                body,
+                {id(r): ir.RtCall("t_seen", (ir.Local(owned, r.span), r), r.span) for r in reads},
+            )
+        low_init = self.expr(init)
         low_coll = self.expr(coll)
         step = self.expr(body)
         loop = ast.For(
             target=store(x),
-            iter=helper("iter", low_coll.expr),
+            iter=helper("t_items", low_coll.expr),
             body=[*fuel_check(), *step.stmts, assign(acc, step.expr)],
             orelse=[],
         )
-        stmts = (*low_coll.stmts, assign(acc, start), at(node.span, loop))
+        stmts = (
+            *low_init.stmts,
+            assign(acc, low_init.expr),
+            *low_coll.stmts,
+            assign(owned, helper("t_begin", load(acc)) if fresh else helper("t_begin")),
+            at(node.span, loop),
+        )
         return Lowered(stmts, load(acc))  # type: ignore[arg-type]
 
     def inline(self, name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:

@@ -8,6 +8,7 @@ which lets arithmetic on them compile to plain Python operators).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from ptc_compiler import ir
@@ -261,52 +262,79 @@ def numeric_operands(body: ir.Node) -> set[str]:
 
 
 #: Accumulator operations `linear_accumulation` turns into in-place ones, per start value.
-MAP_ACCUMULATORS = {"assoc": "t_assoc", "update": "t_update"}
+MAP_ACCUMULATORS = {
+    "assoc": "t_assoc",
+    "update": "t_update",
+    "assoc-in": "t_assoc_in",
+    "update-in": "t_update_in",
+}
 VECTOR_ACCUMULATORS = {"conj": "t_conj"}
-#: Reads of the accumulator that return a part of it (or a count), never the whole.
+#: Reads of the accumulator that return a part of it (or a count).
 ACC_READS = frozenset({"get", "contains?", "count", "get-in"})
+#: Those of `ACC_READS` that may return a container of the accumulator (even the whole
+#: of it: `(get-in acc [])`); lowering wraps them in `t_seen` (see `ptc_runtime.transient`).
+ACC_VALUE_READS = frozenset({"get", "get-in"})
 
 
 def linear_accumulation(
-    body: ir.Node, acc: str, ops: dict[str, str], memo: dict[int, frozenset[str]]
+    body: ir.Node,
+    acc: str,
+    ops: dict[str, str],
+    memo: dict[int, frozenset[str]],
+    owned: ir.Local,
+    reads: list[ir.Call],
 ) -> ir.Node | None:
     """`body` rewritten to update `acc` in place, or None when `acc` might escape.
 
-    Accepted shapes: `acc` itself; `(op acc args...)` for an accumulator op; `if`/`let`/`do`
-    around those. Everywhere else `acc` may only be read through `get`/`count`/... or a
-    keyword call, and no fn may capture it.
+    Accepted shapes: `acc` itself; `(op acc args...)` for an accumulator op, and
+    `(op <accepted shape> args...)` when `args` do not mention `acc` at all (they run
+    after the inner op changed it in place: `(-> acc (update-in p f) (assoc k v))`);
+    `if`/`let`/`do` around those. Everywhere else `acc` may only be read through
+    `get`/`count`/... or a keyword call, and no fn may capture it. The ops become
+    `RtCall`s taking the ownership table `owned` first; reads that can return a part of
+    `acc` are appended to `reads` (lowering marks their values as seen).
     """
     match body:
         case ir.Local(ident=ident) if ident == acc:
             return body
-        case ir.Call(fn=ir.BuiltinRef(name=name), args=args) if (
-            name in ops and args and isinstance(args[0], ir.Local) and args[0].ident == acc
-        ):
-            if not all(acc_safe(a, acc, memo) for a in args[1:]):
+        case ir.Call(fn=ir.BuiltinRef(name=name), args=args) if name in ops and args:
+            first = args[0]
+            if isinstance(first, ir.Local) and first.ident == acc:
+                if not all(acc_safe(a, acc, memo, reads) for a in args[1:]):
+                    return None
+                return ir.RtCall(ops[name], (owned, *args), body.span)
+            inner = linear_accumulation(first, acc, ops, memo, owned, reads)
+            if inner is None or not all(acc_safe(a, acc, memo, None) for a in args[1:]):
                 return None
-            return ir.RtCall(ops[name], args, body.span)
+            return ir.RtCall(ops[name], (owned, inner, *args[1:]), body.span)
         case ir.If(test=test, then=then, else_=else_):
-            a = linear_accumulation(then, acc, ops, memo)
-            b = linear_accumulation(else_, acc, ops, memo)
-            if a is None or b is None or not acc_safe(test, acc, memo):
+            a = linear_accumulation(then, acc, ops, memo, owned, reads)
+            b = linear_accumulation(else_, acc, ops, memo, owned, reads)
+            if a is None or b is None or not acc_safe(test, acc, memo, reads):
                 return None
             return ir.If(test, a, b, body.span)
         case ir.Let(bindings=bindings, body=inner):
-            rest = linear_accumulation(inner, acc, ops, memo)
-            if rest is None or not all(acc_safe(v, acc, memo) for _, v in bindings):
+            rest = linear_accumulation(inner, acc, ops, memo, owned, reads)
+            if rest is None or not all(acc_safe(v, acc, memo, reads) for _, v in bindings):
                 return None
             return ir.Let(bindings, rest, body.span)
         case ir.Do(body=items) if items:
-            last = linear_accumulation(items[-1], acc, ops, memo)
-            if last is None or not all(acc_safe(i, acc, memo) for i in items[:-1]):
+            last = linear_accumulation(items[-1], acc, ops, memo, owned, reads)
+            if last is None or not all(acc_safe(i, acc, memo, reads) for i in items[:-1]):
                 return None
             return ir.Do((*items[:-1], last), body.span)
         case _:
             return None
 
 
-def acc_safe(node: ir.Node, acc: str, memo: dict[int, frozenset[str]]) -> bool:
-    """True when `node` can use `acc` only through reads that cannot leak it."""
+def acc_safe(
+    node: ir.Node, acc: str, memo: dict[int, frozenset[str]], reads: list[ir.Call] | None
+) -> bool:
+    """True when `node` can use `acc` only through reads that cannot leak it.
+
+    With `reads` None, `acc` may not appear at all; otherwise the value reads found are
+    appended to it.
+    """
     stack = [node]
     while stack:
         n = stack.pop()
@@ -318,12 +346,44 @@ def acc_safe(node: ir.Node, acc: str, memo: dict[int, frozenset[str]]) -> bool:
             if acc in free_locals(n, memo):
                 return False
             continue
-        if isinstance(n, ir.Call) and n.args and isinstance(n.args[0], ir.Local):
-            reads = (isinstance(n.fn, ir.BuiltinRef) and n.fn.name in ACC_READS) or (
-                isinstance(n.fn, ir.Const) and isinstance(n.fn.value, Keyword)
-            )
-            if reads and n.args[0].ident == acc:
+        if (
+            reads is not None
+            and isinstance(n, ir.Call)
+            and n.args
+            and isinstance(n.args[0], ir.Local)
+            and n.args[0].ident == acc
+        ):
+            keyword = isinstance(n.fn, ir.Const) and isinstance(n.fn.value, Keyword)
+            builtin = n.fn.name if isinstance(n.fn, ir.BuiltinRef) else None
+            if keyword or builtin in ACC_READS:
+                if keyword or builtin in ACC_VALUE_READS:
+                    reads.append(n)
                 stack.extend(n.args[1:])
                 continue
         stack.extend(children(n))
     return True
+
+
+def substitute(node: Any, subs: dict[int, ir.Node]) -> Any:
+    """`node` with every node whose id is a key of `subs` replaced by its value.
+
+    Rebuilds only the nodes above a replacement (`dataclasses.replace`); everything else,
+    spans included, is shared with the original tree.
+    """
+    hit = subs.get(id(node))
+    if hit is not None:
+        return hit
+    if type(node) is tuple:
+        items = tuple(substitute(x, subs) for x in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if not is_dataclass(node) or isinstance(node, type):
+        return node
+    changes: dict[str, Any] = {}
+    for f in fields(node):
+        if f.name == "span":
+            continue
+        value = getattr(node, f.name)
+        new = substitute(value, subs)
+        if new is not value:
+            changes[f.name] = new
+    return replace(node, **changes) if changes else node

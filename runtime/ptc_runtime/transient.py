@@ -2,56 +2,226 @@
 
 `(reduce (fn [m x] (assoc m k v)) {} xs)` builds a map one `assoc` at a time; each
 intermediate map is dropped at once. When the compiler proves the accumulator never
-escapes (it starts as a literal `{}`/`[]` and the body only reads it through
-`get`/`count`/keyword calls and writes it through `assoc`/`update`/`conj`), it runs the
-loop on one private dict or list mutated in place, with exactly the semantics of the
-persistent operations (one-logical-key writes, flexible reads). Nothing else can see the
-object until the loop ends, so immutability is never observable.
+escapes (the body only reads it through `get`/`count`/keyword calls and writes it through
+`assoc`/`update`/`assoc-in`/`update-in`/`conj`, and no fn captures it), it runs the loop
+with these helpers, which mutate containers in place with exactly the semantics of the
+persistent operations (one-logical-key writes, flexible reads, insertion order).
+
+Ownership. Each loop has an `Owned` table: the containers this loop created (a fresh
+`{}`/`[]` start value, or the private copy it makes of a shared map the first time it
+writes into it), by `id`, holding them alive so an id is never reused while listed. An
+owned container is referenced from exactly one place: the accumulator itself or one slot
+of an owned parent map. Only owned containers are mutated; anything else (host data, the
+start value, values computed by the body) is copied once, and the copy is owned. So
+`(reduce (fn [t e] (update-in t [:a (:k e) :n] + 1)) tree events)` copies the containers
+on each path once and then updates them in place, where the persistent operation copies
+the whole path at every step.
+
+A value leaves the loop's control when the body reads it out of the accumulator (`get`,
+`get-in`, `(:k acc)`; the compiler wraps those reads in `t_seen`) or when it is handed
+to an `update`/`update-in` function: then that container and every owned container inside
+it are released (no longer owned), so later writes copy them again and whatever holds
+the value keeps seeing it unchanged. A container overwritten by a write is released too
+(it is garbage; releasing frees it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ptc_runtime.collections import as_fn, map_write_key
+from ptc_runtime.builtins import collections_ as _colls
+from ptc_runtime.builtins import maps as _maps
+from ptc_runtime.collections import PMap, as_fn, map_write_key, seq_items, to_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, find_key
 from ptc_runtime.values import Keyword
 
+#: id -> container, for the containers one linear loop owns (see the module docstring).
+Owned = dict[int, object]
 
-def t_assoc(m: dict[Any, Any], *kvs: Any) -> dict[Any, Any]:
-    """`(assoc m k v ...)` on the private map, in place."""
+_MISSING: Final = object()
+
+
+def t_begin(*fresh: object) -> Owned:
+    """The ownership table of one loop; `fresh` are start values nothing else references."""
+    return {id(x): x for x in fresh}
+
+
+def _release(owned: Owned, x: object) -> None:
+    """`x` and the owned containers inside it are no longer owned (x is now shared)."""
+    stack = [x]
+    while stack:
+        c = stack.pop()
+        if owned.pop(id(c), None) is None:
+            continue  # not owned: nothing below it is owned either (single-parent rule)
+        if type(c) is dict:
+            stack.extend(v for v in c.values() if type(v) is dict)
+
+
+def t_seen(owned: Owned, value: object) -> object:
+    """`value`, just read out of the accumulator: from now on it may be shared."""
+    t = type(value)
+    if (t is dict or t is list) and id(value) in owned:
+        _release(owned, value)
+    return value
+
+
+def _adopt(owned: Owned, m: object) -> dict[Any, Any]:
+    """A private copy of map `m` (a dict or PMap, same entries and order), owned."""
+    c: dict[Any, Any] = m.to_dict() if type(m) is PMap else dict(m)  # type: ignore[call-overload]
+    owned[id(c)] = c
+    return c
+
+
+def _put(owned: Owned, m: dict[Any, Any], key: object, value: object) -> None:
+    """`m[key] = value` on an owned map, releasing an owned container it overwrites."""
+    if len(owned) > 1:  # with only the root owned, no value can be owned
+        old = m.get(key, _MISSING)
+        if type(old) is dict and id(old) in owned and old is not value:
+            _release(owned, old)
+    m[key] = value
+
+
+def t_assoc(owned: Owned, m: Any, *kvs: Any) -> Any:
+    """`(assoc m k v ...)`: in place when `m` is a map (copied once if not yet owned)."""
+    t = type(m)
+    if t is not dict and t is not PMap:
+        return _colls.assoc(m, *kvs)  # nil, vectors, errors: the persistent builtin
     if not kvs or len(kvs) % 2:
         raise PtcError("arity_error", "assoc: expected keys and values in pairs")
+    if id(m) not in owned:
+        m = _adopt(owned, m)
     for i in range(0, len(kvs), 2):
         k = kvs[i]
         tk = type(k)
         if (tk is str or tk is Keyword or tk is int) and k in m:  # exact key: no search
-            m[k] = kvs[i + 1]
+            _put(owned, m, k, kvs[i + 1])
         else:
-            m[map_write_key(m, k)] = kvs[i + 1]
+            _put(owned, m, map_write_key(m, k), kvs[i + 1])
     return m
 
 
-def t_update(m: dict[Any, Any], k: Any, f: Any, *args: Any) -> dict[Any, Any]:
-    """`(update m k f & args)` on the private map, in place (flexible read, one key)."""
+def t_update(owned: Owned, m: Any, k: Any, f: Any, *args: Any) -> Any:
+    """`(update m k f & args)`: in place when `m` is a map (flexible read, one key)."""
+    t = type(m)
+    if t is not dict and t is not PMap:
+        return _maps.update(m, k, f, *args)
     fn = as_fn(f, "update")
+    if id(m) not in owned:
+        m = _adopt(owned, m)
     found = find_key(m, k)
     if found is NOT_FOUND:
-        m[map_write_key(m, k)] = fn(None, *args)
-    else:
-        m[found] = fn(m[found], *args)
+        m[to_key(k)] = fn(None, *args)
+        return m
+    old = m[found]
+    if type(old) is dict and id(old) in owned:
+        _release(owned, old)  # `fn` may keep or share it
+    m[found] = fn(old, *args)
     return m
 
 
-def t_conj(v: list[Any], *xs: Any) -> list[Any]:
-    """`(conj v x ...)` on the private vector, in place."""
+def _in_place_update_in(
+    owned: Owned,
+    who: str,
+    m: Any,
+    path: object,
+    fn: Callable[..., object] | None,
+    args: tuple[Any, ...],
+) -> Any:
+    """`update-in` (`fn` None: `assoc-in` of `args[0]`) walking owned maps in place.
+
+    Levels that are not maps (nil, vectors, bad values) go to the persistent
+    `maps._update_in` for the rest of the path: same results, same errors.
+    """
+    t = type(m)
+    if t is not dict and t is not PMap:
+        return _maps._update_in(who, m, path, _change(fn, args))
+    keys: Sequence[object] = _maps._path(who, path)
+    if id(m) not in owned:
+        m = _adopt(owned, m)
+    cur: dict[Any, Any] = m
+    last = len(keys) - 1
+    for i in range(last):
+        k: Any = keys[i]
+        tk = type(k)
+        # the stored key a flexible read finds: exact, then (keyword) its name, else search
+        nxt: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
+        if nxt is not _MISSING:
+            found: object = k
+        elif tk is Keyword and (nxt := cur.get(k.name, _MISSING)) is not _MISSING:
+            found = k.name
+        else:
+            found = find_key(cur, k)
+            if found is NOT_FOUND:
+                # a missing level: the persistent operation builds the fresh maps below it
+                rest = list(keys[i + 1 :])
+                cur[to_key(k)] = _maps._update_in(who, None, rest, _change(fn, args))
+                return m
+            nxt = cur[found]
+        tn = type(nxt)
+        if tn is dict:
+            if id(nxt) not in owned:
+                nxt = _adopt(owned, nxt)
+                cur[found] = nxt
+        elif tn is PMap:
+            nxt = _adopt(owned, nxt)
+            cur[found] = nxt
+        else:  # nil, a vector or a bad level: persistent from here on
+            rest = list(keys[i + 1 :])
+            cur[found] = _maps._update_in(who, nxt, rest, _change(fn, args))
+            return m
+        cur = nxt
+    k = keys[last]
+    found = find_key(cur, k)
+    if found is NOT_FOUND:
+        cur[to_key(k)] = args[0] if fn is None else fn(None, *args)
+        return m
+    old = cur[found]
+    if type(old) is dict and id(old) in owned:
+        _release(owned, old)  # handed to the update fn, or overwritten
+    cur[found] = args[0] if fn is None else fn(old, *args)
+    return m
+
+
+def _change(fn: Callable[..., object] | None, args: tuple[Any, ...]) -> Callable[[object], object]:
+    if fn is None:
+        return lambda _old: args[0]
+    return lambda old: fn(old, *args)
+
+
+def t_update_in(owned: Owned, m: Any, path: object, f: Any, *args: Any) -> Any:
+    """`(update-in m path f & args)` with owned maps on the path updated in place."""
+    return _in_place_update_in(owned, "update-in", m, path, as_fn(f, "update-in"), args)
+
+
+def t_assoc_in(owned: Owned, m: Any, path: object, v: Any) -> Any:
+    """`(assoc-in m path v)` with owned maps on the path updated in place."""
+    return _in_place_update_in(owned, "assoc-in", m, path, None, (v,))
+
+
+def t_conj(owned: Owned, v: list[Any], *xs: Any) -> list[Any]:
+    """`(conj v x ...)` on the loop's vector (a fresh `[]`), in place; copied once if it
+    was read out whole (`(get-in v [])`) since."""
+    if id(v) not in owned:
+        v = list(v)
+        owned[id(v)] = v
     v.extend(xs)
     return v
 
 
+def t_items(coll: object) -> Sequence[object]:
+    """The elements `reduce` visits (errors name `reduce`)."""
+    return seq_items(coll, "reduce")
+
+
 HELPERS: Final[dict[str, Any]] = {
+    "rt_t_begin": t_begin,
+    "rt_t_items": t_items,
+    "rt_t_seen": t_seen,
     "rt_t_assoc": t_assoc,
     "rt_t_update": t_update,
+    "rt_t_update_in": t_update_in,
+    "rt_t_assoc_in": t_assoc_in,
     "rt_t_conj": t_conj,
 }
