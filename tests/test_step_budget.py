@@ -1,9 +1,10 @@
 """The step budget (decision 1) as the fuel iterator implements it.
 
-Every pass through a `loop` body (its first pass and each `recur`), every `for`/`doseq`
-element, every fn call costs one step; a literal-fn `map`/`filter`/`reduce` compiled to
-a loop costs one step per element, like the fn call it replaces. The counts below are
-derived from that rule, and checked three ways: `RunResult.steps` is exact, a budget of
+Every loop back-edge (each `recur`), every `for`/`doseq` element, every fn call costs one
+step; entering a `loop` costs nothing (its first pass is pulled from the fuel like the
+others, and credited back). A literal-fn `map`/`filter`/`reduce` compiled to a loop
+costs one step per element, like the fn call it replaces. The counts below are derived
+from that rule, and checked three ways: `RunResult.steps` is exact, a budget of
 exactly that many steps suffices, one step less fails with kind `timeout`. The programs
 are long enough to span several fuel chunks (they start at 50 steps and grow to 1 000),
 so refills in the middle of loops, nested loops and calls are covered. Then the same
@@ -18,12 +19,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import repeat
+from operator import length_hint
 from typing import Any
 
 import pytest
 
 from ptc_compiler import api
-from ptc_runtime.context import FUEL_CHUNK, CancelToken, RunContext
+from ptc_compiler.prelude import Environment
+from ptc_runtime.context import CREDITS, FUEL_CHUNK, CancelToken, RunContext, fresh_credit
 from ptc_runtime.errors import LimitExceeded
 from ptc_runtime.executor import execute
 from ptc_runtime.seam import RunRequest, RunResult, Runtime
@@ -48,7 +51,11 @@ class Case:
 
 
 CASES: dict[str, Case] = {
-    "loop": Case(f"(loop [i 0] (if (< i {N}) (recur (inc i)) i))", N + 1, N),
+    "loop": Case(f"(loop [i 0] (if (< i {N}) (recur (inc i)) i))", N, N),
+    # The first loop never recurs (free), the second recurs twice.
+    "loop-no-recur": Case(
+        "(+ (loop [i 7] (* i 6)) (loop [i 0] (if (< i 2) (recur (inc i)) 0)))", 2, 42
+    ),
     "recursive-fn": Case(
         "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 13)",
         fib_calls(13),
@@ -62,12 +69,31 @@ CASES: dict[str, Case] = {
     "nested-loops": Case(
         f"(loop [i 0 s 0] (if (< i {N}) "
         "(recur (inc i) (+ s (loop [j 0 t 0] (if (< j 3) (recur (inc j) (+ t j)) t)))) s))",
-        (N + 1) + N * 4,
+        N + N * 3,  # the inner loop is entered N times: 3 recurs each, its entry free
         3 * N,
+    ),
+    # An inner loop entered N times running 0-3 recurs (i mod 4): entries are free.
+    "nested-loops-0-to-3": Case(
+        f"(loop [i 0 s 0] (if (< i {N}) "
+        "(recur (inc i) (+ s (loop [j 0] (if (< j (mod i 4)) (recur (inc j)) j)))) s))",
+        N + sum(i % 4 for i in range(N)),
+        sum(i % 4 for i in range(N)),
+    ),
+    # Loops with no recur at all, entered N times: the for elements are the only cost.
+    "loops-without-recur-in-for": Case(
+        f"(count (for [x (range {N})] (loop [a x] (inc a))))",
+        N,
+        N,
+    ),
+    "fn-with-loop-called-often": Case(
+        "(defn upto [n] (loop [j 0] (if (< j n) (recur (inc j)) j))) "
+        f"(reduce + (map (fn [i] (upto (mod i 3))) (range {N})))",
+        N + N + sum(i % 3 for i in range(N)),  # the fn literal, upto, the recurs
+        sum(i % 3 for i in range(N)),
     ),
     "loop-calling-fn": Case(
         f"(defn sq [x] (* x x)) (loop [i 0 s 0] (if (< i {N}) (recur (inc i) (+ s (sq i))) s))",
-        (N + 1) + N,
+        N + N,
         sum(i * i for i in range(N)),
     ),
     "for": Case(f"(count (for [x (range {N}) :when (odd? x)] x))", N, N // 2),
@@ -79,7 +105,7 @@ CASES: dict[str, Case] = {
     "fn-value-map": Case(f"(let [g (fn [x] (inc x))] (count (map g (range {N}))))", N, N),
     "pmap-loops": Case(
         "(count (pmap (fn [x] (loop [i 0] (if (< i 300) (recur (inc i)) i))) (range 6)))",
-        6 * (1 + 301),
+        6 * (1 + 300),  # per item: the fn call and 300 recurs
         6,
     ),
 }
@@ -124,6 +150,12 @@ def test_steps_are_counted_exactly(local: Runtime, name: str) -> None:
     assert r.error is None, r.error
     assert r.value == case.value
     assert r.steps == case.steps
+
+
+def test_a_loop_that_never_recurs_costs_nothing(local: Runtime) -> None:
+    r = go(local, "(loop [i 7] (* i 6))", timeout_ms=None, max_steps=1)
+    assert r.error is None and r.value == 42, r.error
+    assert r.steps == 0
 
 
 # pmap workers each get the budget left when they start (their steps are summed after):
@@ -187,54 +219,89 @@ def pull(fuel: Iterator[None], k: int) -> None:
         next(fuel)
 
 
-def ctx_with(max_steps: int) -> tuple[RunContext, Iterator[None]]:
+def ctx_with(max_steps: int) -> tuple[RunContext, Iterator[None], Iterator[None]]:
     ctx = RunContext(max_steps=max_steps, deadline=None)
-    return ctx, ctx.first_fuel()
+    return ctx, ctx.first_fuel(), fresh_credit()
 
 
 def test_refill_charges_pulls_and_the_step_due() -> None:
-    ctx, fuel = ctx_with(10_000)
+    ctx, fuel, credit = ctx_with(10_000)
     pull(fuel, 50)  # the whole first chunk
-    fresh = ctx.refill(fuel)
+    fresh, credit = ctx.refill(fuel, credit)
     assert ctx.steps_used == 51
     pull(fresh, 7)
-    ctx.refill(fresh, 0)  # a loop: it takes its step from the next chunk
+    ctx.refill(fresh, credit, 0)  # a loop: it takes its step from the next chunk
     assert ctx.steps_used == 58
 
 
+def test_refill_gives_back_the_loop_entries_and_hands_out_fresh_credits() -> None:
+    ctx, fuel, credit = ctx_with(10_000)
+    pull(fuel, 50)
+    pull(credit, 3)  # three loop entries: their first passes were among the 50 pulls
+    fresh, new_credit = ctx.refill(fuel, credit)
+    assert ctx.steps_used == 50 - 3 + 1
+    assert new_credit is not credit and length_hint(new_credit) == CREDITS
+    pull(fresh, 10)
+    pull(new_credit, 2)
+    ctx.settle(fresh, new_credit)
+    assert ctx.steps_used == 48 + 10 - 2
+
+
+def test_anything_but_a_credit_iterator_credits_nothing() -> None:
+    ctx, fuel, _ = ctx_with(10_000)
+    pull(fuel, 50)
+    ctx.refill(fuel, iter([]))  # type: ignore[arg-type]
+    assert ctx.steps_used == 51
+
+
 def test_refill_of_a_chunk_from_elsewhere_assumes_a_full_chunk() -> None:
-    ctx, _ = ctx_with(10_000)
+    ctx, _, credit = ctx_with(10_000)
     other = repeat(None, FUEL_CHUNK)  # e.g. a linked prelude's, handed out between runs
     pull(other, 10)
-    ctx.refill(other)
+    ctx.refill(other, credit)
     assert ctx.steps_used == 11
 
 
 def test_a_loop_needing_a_step_past_the_budget_fails_at_the_refill() -> None:
-    ctx, fuel = ctx_with(50)
+    ctx, fuel, credit = ctx_with(50)
     pull(fuel, 50)
     with pytest.raises(LimitExceeded) as info:
-        ctx.refill(fuel, 0)
+        ctx.refill(fuel, credit, 0)
     assert info.value.code == "step_limit_exceeded" and info.value.kind == "timeout"
 
 
-def test_a_check_at_the_budget_gets_an_empty_chunk_then_fails() -> None:
-    ctx, fuel = ctx_with(51)
+def test_a_loop_entered_at_the_budget_gets_its_free_first_pass() -> None:
+    """The pull that found the chunk empty was a loop's first pass (credited): it gets a
+    step to pull, and the next pass (a recur) is the one over the budget."""
+    ctx, fuel, credit = ctx_with(50)
     pull(fuel, 50)
-    empty = ctx.refill(fuel)  # the 51st step: still inside the budget
+    pull(credit, 1)
+    fresh, credit = ctx.refill(fuel, credit, 0)
+    assert ctx.steps_used == 49
+    pull(fresh, 1)  # the first pass
+    assert list(fresh) == []
+    with pytest.raises(LimitExceeded):
+        ctx.refill(fresh, credit, 0)  # the recur: step 51
+
+
+def test_a_check_at_the_budget_gets_an_empty_chunk_then_fails() -> None:
+    ctx, fuel, credit = ctx_with(51)
+    pull(fuel, 50)
+    empty, credit = ctx.refill(fuel, credit)  # the 51st step: still inside the budget
     assert list(empty) == []
     with pytest.raises(LimitExceeded):
-        ctx.refill(empty)
+        ctx.refill(empty, credit)
 
 
 def test_settle_counts_the_last_chunk_only_once() -> None:
-    ctx, fuel = ctx_with(10_000)
+    ctx, fuel, credit = ctx_with(10_000)
     pull(fuel, 20)
-    ctx.settle(fuel)
-    assert ctx.steps_used == 20
-    ctx.settle(fuel)
-    ctx.settle(object())
-    assert ctx.steps_used == 20
+    pull(credit, 4)
+    ctx.settle(fuel, credit)
+    assert ctx.steps_used == 16
+    ctx.settle(fuel, credit)
+    ctx.settle(object(), credit)
+    assert ctx.steps_used == 16
 
 
 def test_unguarded_code_is_the_same_program() -> None:
@@ -261,3 +328,25 @@ def test_budget_failure_names_the_line_of_the_loop_or_fn(
     r = go(local, source, max_steps=5_000, timeout_ms=None)
     assert r.error is not None and r.error.code == "step_limit_exceeded", r.error
     assert r.error.line == line
+
+
+LIB = """(ns lib "Loops in prelude code." {})
+(defn upto {:doc "Counts to n by recur."} [n] (loop [j 0] (if (< j n) (recur (inc j)) j)))
+"""
+
+
+@pytest.mark.parametrize("mode", ["in-process", "isolated"])
+def test_prelude_loops_are_charged_without_their_entries(mode: str) -> None:
+    """A prelude module has its own FUEL and CREDIT, shared by the runs calling it: its
+    steps are exact to one fuel chunk per run (docs/preludes.md). Run after run, the loop
+    entries in it stay free (charging them would add 3,000 steps a run here)."""
+    env = Environment([LIB], cache_dir=False, mode=mode, pool_size=1)
+    try:
+        src = "(reduce + (map (fn [i] (lib/upto 2)) (range 3000)))"
+        exact = 3000 + 3000 + 3000 * 2  # the fn literal, each upto call, its two recurs
+        for _ in range(3):
+            r = env.run(src, timeout_ms=None)
+            assert r.error is None and r.value == 6000, r.error
+            assert abs(r.steps - exact) <= FUEL_CHUNK, r.steps
+    finally:
+        env.close()

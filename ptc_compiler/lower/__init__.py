@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ptc_compiler import ir
 from ptc_compiler.lower.check import finalize
-from ptc_compiler.lower.ctx import FUEL, PULL, Ctx
+from ptc_compiler.lower.ctx import CREDIT, FUEL, PULL, Ctx
 from ptc_compiler.lower.emit import Emitter
 from ptc_runtime.builtins.registry import BuiltinSpec
 
@@ -58,7 +58,8 @@ def lower(
 class _Unguard(ast.NodeTransformer):
     """Take out the fuel pulls (see `ctx.fuel_check` and `ctx.fuel_loop`).
 
-    A check `for t0 in FUEL: break` is dropped; a fuel-driven loop
+    A check `for t0 in FUEL: break` and a loop's entry credit `for t0 in CREDIT: break`
+    are dropped; a fuel-driven loop
     `while True: for t0 in FUEL: <body> ...` becomes `while True: <body>` (the body's
     `break`s and `continue`s then act on the `while` directly, as they should).
     """
@@ -73,16 +74,16 @@ class _Unguard(ast.NodeTransformer):
 
     def visit_While(self, node: ast.While) -> ast.AST:
         first = node.body[0] if node.body else None
-        if isinstance(first, ast.For) and _is_pull(first):
+        if isinstance(first, ast.For) and _is_pull(first, (FUEL,)):
             node.body = first.body
         self.generic_visit(node)
         return node
 
 
-def _is_pull(node: ast.For) -> bool:
+def _is_pull(node: ast.For, sources: tuple[str, ...] = (FUEL, CREDIT)) -> bool:
     return (
         isinstance(node.iter, ast.Name)
-        and node.iter.id == FUEL
+        and node.iter.id in sources
         and isinstance(node.target, ast.Name)
         and node.target.id == PULL
     )

@@ -18,7 +18,7 @@ import copy
 import re
 from typing import Any
 
-from ptc_compiler.lower.ctx import FUEL, NS, NSC, PDEP, PNS
+from ptc_compiler.lower.ctx import CREDIT, FUEL, NS, NSC, PDEP, PNS
 
 ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset(
     {
@@ -72,7 +72,9 @@ ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset(
 NAME_SHAPE = re.compile(
     r"(v\d+_[A-Za-z0-9_]*|t\d+|k\d+|mk\d+|f\d+_[A-Za-z0-9_]*|rt_[a-z0-9_]+|b_[A-Za-z0-9_]+|program)\Z"
 )
-SPECIAL_NAMES = frozenset({FUEL, NS, NSC})
+SPECIAL_NAMES = frozenset({FUEL, CREDIT, NS, NSC})
+#: The only `global` declaration generated code makes (see `ctx.fuel_globals`).
+FUEL_GLOBALS = [FUEL, CREDIT]
 #: The tables generated code may subscript (always with a constant string key):
 #: a program the user namespace, a component module its own table and its dependencies.
 PROGRAM_TABLES = frozenset({NS, NSC})
@@ -124,7 +126,7 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
     contexts = _CONTEXTS
     name_kind = ast.Name
     const_kind = ast.Constant
-    specials = tables | {FUEL}
+    specials = tables | {FUEL, CREDIT}
     checked: set[str] = set()  # a module names the same few dozen identifiers many times
     if type(module) is not ast.Module:
         raise GeneratedCodeRejected(f"node type {type(module).__name__} is not allowed")
@@ -144,8 +146,8 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
         elif kind is ast.arg:
             _check_name(node.arg, specials)  # type: ignore[attr-defined]
         elif kind is ast.Global:
-            if node.names != [FUEL]:  # type: ignore[attr-defined]
-                raise GeneratedCodeRejected("only FUEL may be declared global")
+            if node.names != FUEL_GLOBALS:  # type: ignore[attr-defined]
+                raise GeneratedCodeRejected("only FUEL and CREDIT may be declared global")
         elif kind is ast.Subscript:
             target = node.value  # type: ignore[attr-defined]
             key = node.slice  # type: ignore[attr-defined]

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from ptc_compiler.forms import NO_SPAN, Span
 
 FUEL = "FUEL"
+#: The loop-entry credits (see `fuel_loop`): an iterator like `FUEL`, pulled once per
+#: `loop` entry; the runtime gives those steps back (`ptc_runtime.context.Credit`).
+CREDIT = "CREDIT"
 NS = "NS"
 NSC = "NSC"
 #: Component modules (prelude source): the namespace's own table and its dependencies' exports.
@@ -132,14 +135,22 @@ def at(span: Span, node: ast.AST) -> ast.AST:
 PULL = "t0"
 
 
+def fuel_globals() -> ast.Global:
+    """`global FUEL, CREDIT`: first in every generated function (a refill rebinds both)."""
+    return ast.Global([FUEL, CREDIT])
+
+
 def _pull(body: list[ast.stmt], due: int) -> ast.For:
-    """`for t0 in FUEL: <body>` with `else: FUEL = rt_refill(FUEL[, due])`."""
-    args: list[ast.expr] = [load(FUEL)] if due == 1 else [load(FUEL), ast.Constant(due)]
+    """`for t0 in FUEL: <body>` with `else: FUEL, CREDIT = rt_refill(FUEL, CREDIT[, due])`."""
+    args: list[ast.expr] = [load(FUEL), load(CREDIT)]
+    if due != 1:
+        args.append(ast.Constant(due))
+    target = ast.Tuple([store(FUEL), store(CREDIT)], STORE)
     return ast.For(
         target=store(PULL),
         iter=load(FUEL),
         body=body,
-        orelse=[assign(FUEL, helper("refill", *args))],
+        orelse=[ast.Assign([target], helper("refill", *args))],
     )
 
 
@@ -152,19 +163,31 @@ def fuel_check() -> list[ast.stmt]:
     return [_pull([ast.Break()], 1)]
 
 
-def fuel_loop(body: list[ast.stmt], *, breaks: bool) -> ast.While:
-    """A `loop`/`recur` body driven by the fuel iterator: one step per pass.
+def fuel_loop(body: list[ast.stmt], *, breaks: bool, entry_free: bool) -> list[ast.stmt]:
+    """A `loop`/`recur` body driven by the fuel iterator: one pull per pass.
 
-    `while True: for t0 in FUEL: <body> / else: FUEL = rt_refill(FUEL, 0)`. A `recur`
-    is a plain `continue` (the pull is the step), so a back-edge costs one `FOR_ITER` and
-    no integer arithmetic. The first pass pulls a step too. When the chunk runs out (or a
-    call in the body refilled, leaving this `for` with an old, empty chunk), the refill
-    charges what was pulled and the `while` restarts the `for` on the new chunk, which
-    pulls the step again (hence `due=0`). `breaks`: the body leaves with `break` (a value
-    sink), which must then leave the `while` too.
+    `while True: for t0 in FUEL: <body> / else: FUEL, CREDIT = rt_refill(FUEL, CREDIT, 0)`.
+    A `recur` is a plain `continue` (the pull is the step), so a back-edge costs one
+    `FOR_ITER` and no integer arithmetic. When the chunk runs out (or a call in the body
+    refilled, leaving this `for` with an old, empty chunk), the refill charges what was
+    pulled and the `while` restarts the `for` on the new chunk, which pulls the step again
+    (hence `due=0`). `breaks`: the body leaves with `break` (a value sink), which must
+    then leave the `while` too.
+
+    The first pass pulls a step as well, but decision 1 charges only the back-edges:
+    with `entry_free` (a `loop`), `for t0 in CREDIT: break` first takes one credit, which
+    the runtime subtracts from the pulled steps at the next refill or at the end of the
+    run. A pull from a never-exhausted iterator is the cheapest effect CPython can
+    execute without a call (no integer arithmetic, no store to the globals dict), and it
+    is atomic for pmap threads sharing the module. A recurring fn arity (no credit)
+    uses its first pass as its entry step.
     """
     pull = _pull(body, 0)
-    if not breaks:
-        return ast.While(test=ast.Constant(True), body=[pull], orelse=[])
-    pull.orelse.append(ast.Continue())
-    return ast.While(test=ast.Constant(True), body=[pull, ast.Break()], orelse=[])
+    if breaks:
+        pull.orelse.append(ast.Continue())
+        loop = ast.While(ast.Constant(True), [pull, ast.Break()], [])
+    else:
+        loop = ast.While(ast.Constant(True), [pull], [])
+    if not entry_free:
+        return [loop]
+    return [ast.For(store(PULL), load(CREDIT), [ast.Break()], [], None), loop]

@@ -23,7 +23,6 @@ from typing import Any
 from ptc_compiler import ir
 from ptc_compiler.lower import scan
 from ptc_compiler.lower.ctx import (
-    FUEL,
     LOAD,
     NONE,
     NS,
@@ -37,6 +36,7 @@ from ptc_compiler.lower.ctx import (
     at,
     call,
     fuel_check,
+    fuel_globals,
     fuel_loop,
     helper,
     is_trivial,
@@ -499,15 +499,23 @@ class Emitter:
             self.cx.recur = LoopTarget(tuple(i for i, _ in node.bindings))
             if sink is return_sink:
                 body = self.tail(node.body, sink)
-                # Positioned: a step-budget failure in the loop names the loop.
-                out.append(at(node.span, fuel_loop(body, breaks=False)))  # type: ignore[arg-type]
+                out += self.positioned_loop(node, body, breaks=False)
                 return out
             t = self.cx.fresh()
             body = self.tail(node.body, assign_sink(t, then_break=True))
-            out.append(at(node.span, fuel_loop(body, breaks=True)))  # type: ignore[arg-type]
+            out += self.positioned_loop(node, body, breaks=True)
         finally:
             self.cx.numeric, self.cx.recur = saved_numeric, saved_recur
         return out + sink(load(t))
+
+    @staticmethod
+    def positioned_loop(node: ir.Loop, body: list[ast.stmt], *, breaks: bool) -> list[ast.stmt]:
+        """The fuel-driven `while` of a `loop` (its entry credited, see `ctx.fuel_loop`),
+        positioned: a step-budget failure in the loop names the loop."""
+        stmts = fuel_loop(body, breaks=breaks, entry_free=True)
+        for stmt in stmts:
+            at(node.span, stmt)
+        return stmts
 
     def for_(self, node: ir.For, sink: Sink) -> list[ast.stmt]:
         acc = self.cx.fresh()
@@ -620,7 +628,7 @@ class Emitter:
         cx = self.cx
         params = [ast.arg(arg=p) for p in arity.params]
         vararg = ast.arg(arg=arity.rest) if arity.rest is not None else None
-        body: list[ast.stmt] = [ast.Global(names=[FUEL])]
+        body: list[ast.stmt] = [fuel_globals()]
         if not self.recurs(arity):
             # A recurring arity's body is a fuel-driven loop: its first pull is the entry step.
             body.extend(fuel_check())
@@ -664,7 +672,8 @@ class Emitter:
             idents = (*arity.params, *((arity.rest,) if arity.rest else ()))
             self.cx.recur = LoopTarget(idents)
             loop_body = self.tail(arity.body, return_sink)
-            return [fuel_loop(loop_body, breaks=False)]
+            # The call's entry step is the first pass: no credit.
+            return fuel_loop(loop_body, breaks=False, entry_free=False)
         self.cx.recur = None
         return self.tail(arity.body, return_sink)
 
@@ -687,7 +696,7 @@ class Emitter:
 
     def program(self, body: ir.Node) -> ast.FunctionDef:
         self.cx.recur = None
-        stmts = [ast.Global(names=[FUEL]), *self.tail(body, return_sink)]
+        stmts = [fuel_globals(), *self.tail(body, return_sink)]
         return ast.FunctionDef(
             name="program",
             args=arguments([]),

@@ -56,11 +56,14 @@ def compiler_version() -> str:
 
 @functools.lru_cache(maxsize=1)
 def runtime_abi() -> str:
-    """Hash of the names generated code may use (helpers, builtins): their table is the ABI."""
+    """Hash of the names generated code may use (helpers, builtins, and the step-budget
+    globals the runtime provides each module, `FUEL` and `CREDIT`): their table is the ABI."""
+    from ptc_compiler.lower.check import FUEL_GLOBALS
     from ptc_runtime.builtins import BUILTINS
     from ptc_runtime.rt import HELPERS
 
     names = sorted(HELPERS) + sorted(f"{s.py_name}={s.name}" for s in BUILTINS.values())
+    names += [f"global {name}" for name in FUEL_GLOBALS]
     return hashlib.sha256("\n".join(names).encode()).hexdigest()[:32]
 
 

@@ -45,7 +45,7 @@ from ptc_compiler.forms import (
 )
 from ptc_compiler.lower.check import COMPONENT_TABLES, GeneratedCodeRejected, check_restricted
 from ptc_compiler.lower.check import finalize as check_finalize
-from ptc_compiler.lower.ctx import PNS, Ctx, helper, load
+from ptc_compiler.lower.ctx import PNS, Ctx, fuel_globals, helper, load
 from ptc_compiler.lower.emit import Emitter, arguments
 from ptc_compiler.reader import read
 from ptc_runtime.builtins.registry import NAMESPACE_ALIASES
@@ -674,7 +674,7 @@ def lower_component(
     cx = Ctx(component=True)
     emitter = Emitter(BUILTINS, cx)
     ns = meta.ns
-    body: list[ast.stmt] = [ast.Global(names=["FUEL"])]
+    body: list[ast.stmt] = [fuel_globals()]
     consts: list[ast.stmt] = []
     for d, node in zip(meta.definitions, nodes, strict=True):
         ref = f"{ns}/{d.name}"

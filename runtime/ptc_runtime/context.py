@@ -10,6 +10,7 @@ and parallel workers copy it).
 from __future__ import annotations
 
 import contextvars
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -36,6 +37,29 @@ SLOW_CHUNK_S = 0.01
 #: drives a `loop` body (a `recur` is a plain `continue`). A pull that finds the chunk
 #: empty lands in the `for`'s `else`, which calls `rt_refill` (see `RunContext.refill`).
 Fuel = Iterator[None]
+
+#: The loop-entry credits (the global `CREDIT`). The `for` driving a `loop` pulls a step
+#: for the first pass too, which decision 1 does not charge (only the back-edges cost):
+#: a `loop` entry first takes a credit, `for t0 in CREDIT: break`, and the runtime gives
+#: the credits taken back when it accounts the pulled steps (`refill`, `settle`). A credit
+#: iterator starts at `CREDITS` and never runs out; every refill hands out a fresh one, so
+#: what was taken is `CREDITS - length_hint(credit)`, with no table to keep.
+Credit = Iterator[None]
+CREDITS = sys.maxsize
+_REPEAT = type(repeat(None, 0))
+
+
+def fresh_credit() -> Credit:
+    """A credit iterator nothing was taken from (see `Credit`)."""
+    return repeat(None, CREDITS)
+
+
+def credits_taken(credit: object) -> int:
+    """The loop entries credited on `credit` since it was handed out (0 for anything but
+    a credit iterator: generated code never passes one, and it must not lower a charge)."""
+    if type(credit) is not _REPEAT:
+        return 0
+    return CREDITS - length_hint(credit)
 
 
 def idle_fuel() -> Fuel:
@@ -132,14 +156,19 @@ class RunContext:
         spent = given - length_hint(fuel)
         return spent if spent > 0 else 0
 
-    def refill(self, fuel: Fuel, due: int = 1) -> Fuel:
-        """A pull found its chunk empty: account, check the limits, hand out a new chunk.
+    def refill(self, fuel: Fuel, credit: Credit, due: int = 1) -> tuple[Fuel, Credit]:
+        """A pull found its chunk empty: account, check the limits, hand out a new chunk
+        and a fresh credit iterator (generated code: `FUEL, CREDIT = rt_refill(...)`).
 
         `fuel` is the global `FUEL` now (the pull may have been from an older chunk a `loop`
         still held, if a call in its body refilled meanwhile): its pulled steps are
-        charged, plus `due`. A check (`for t0 in FUEL: break`) passes `due=1`: its step
+        charged, plus `due`, less the loop entries credited on `credit` (the module's
+        `CREDIT`; its entries' first passes were pulled from `fuel`, or will be from the
+        new chunk: see below). A check (`for t0 in FUEL: break`) passes `due=1`: its step
         was not taken from any chunk. A `loop` passes `due=0`: it pulls its step again
-        from the new chunk, which therefore must not be empty.
+        from the new chunk, which therefore must not be empty — unless that pull is a
+        loop's first pass, whose credit is already counted here: then `left` is at least
+        1 whenever the run is still within its budget, so the same test holds.
 
         This is `charge` written out (a tight loop refills every 1,000 steps: each
         call and attribute read here is a measurable part of its guard overhead).
@@ -148,7 +177,7 @@ class RunContext:
         entry = out.pop(id(fuel), None)
         given = entry[1] if entry is not None and entry[0] is fuel else FUEL_CHUNK
         spent = given - length_hint(fuel)
-        used = self.steps_used + (spent if spent > 0 else 0) + due
+        used = self.steps_used + (spent if spent > 0 else 0) + due - credits_taken(credit)
         self.steps_used = used
         left = self.max_steps - used
         if left < 0 or (left == 0 and due == 0):  # over, or a loop's next pass would be
@@ -166,13 +195,18 @@ class RunContext:
         n = chunk if chunk < left else left
         fuel = repeat(None, n)
         out[id(fuel)] = (fuel, n)
-        return fuel
+        return fuel, repeat(None, CREDITS)
 
-    def settle(self, fuel: object) -> None:
-        """At the end of a run: count the steps pulled from its last chunk (never raises)."""
+    def settle(self, fuel: object, credit: object) -> None:
+        """At the end of a run: count the steps pulled from its last chunk, less the loop
+        entries credited since that chunk was handed out (never raises).
+
+        A chunk this run no longer knows (a refill took it and failed) was accounted there,
+        and so were the credits on `credit`.
+        """
         entry = self.fuel_out.get(id(fuel))
         if entry is not None and entry[0] is fuel:
-            self.steps_used += self._spent(entry[0])
+            self.steps_used += self._spent(entry[0]) - credits_taken(credit)
 
     def charge(self, steps: int) -> int:
         """Account `steps` and check deadline and cancel; return the next fuel chunk.
@@ -202,7 +236,7 @@ class RunContext:
             "step_limit_exceeded",
             f"step budget of {self.max_steps} steps exhausted",
             kind="timeout",
-            hint="each loop pass, for/doseq element and function call costs one step",
+            hint="each recur, for/doseq element and function call costs one step",
         )
 
     def check_time(self, now: float | None = None) -> None:

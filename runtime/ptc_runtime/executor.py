@@ -1,8 +1,8 @@
 """Run compiled code against a `RunContext` and turn every ending into an `Outcome`.
 
 The generated module is executed in a fresh globals dict holding only the runtime
-helpers, the builtins, the user-namespace tables and the fuel counter, with empty
-`__builtins__`. Failures are mapped back to Lisp line:column through the
+helpers, the builtins, the user-namespace tables and the step-budget iterators (`FUEL`,
+`CREDIT`), with empty `__builtins__`. Failures are mapped back to Lisp line:column through the
 positions lowering stamped on the code (3.11 `co_positions`). Python exceptions
 that escape generated code are translated to typed, bounded program errors; any
 other exception is our bug, reported as an internal error with an incident id
@@ -63,6 +63,7 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
     g["NS"] = ctx.ns
     g["NSC"] = ctx.nsc
     g["FUEL"] = ctx.first_fuel()
+    g["CREDIT"] = context.fresh_credit()
     token = context.install(ctx)
     try:
         exec(code, g)
@@ -88,7 +89,7 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
         translated = translate(exc, fn_names)
         return Outcome("error", error=locate(translated, exc.__traceback__))
     finally:
-        ctx.settle(g.get("FUEL"))  # the steps of the last chunk count too
+        ctx.settle(g.get("FUEL"), g.get("CREDIT"))  # the steps of the last chunk count too
         context.uninstall(token)
 
 

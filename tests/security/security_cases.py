@@ -128,6 +128,7 @@ ok(
     [1, 2, 3, 4],
 )
 ok(G, "fuel-local", "(let [FUEL 5] FUEL)", 5)
+ok(G, "credit-local", "(let [CREDIT 5] (loop [i CREDIT] (if (< i 9) (recur (inc i)) i)))", 9)
 ok(G, "ns-names", "(def NS 1) (def NSC 2) [NS NSC]", [1, 2])
 ok(G, "helper-name", "(def rt_refill (fn [] 0)) (rt_refill)", 0)
 ok(G, "pull-name", "(def t0 7) (let [t0 (loop [i 0] (if (< i 3) (recur (inc i)) t0))] t0)", 7)
@@ -145,6 +146,9 @@ add(G, "fuel-def-loop", "(def FUEL 1000000000) (loop [] (recur))", TIME)
 add(G, "fuel-let-loop", "(let [FUEL 1000000000] (loop [] (recur)))", TIME)
 add(G, "refill-shadow-loop", "(defn rt_refill [f d] (repeat 9 nil)) (loop [] (recur))", TIME)
 add(G, "fuel-param", "(defn f [FUEL] (f FUEL)) (f 100000000)", TIME)
+# Loop entries are free: an endless run of them still needs a back-edge, which costs.
+add(G, "credit-def-loop", "(def CREDIT (range 9)) (loop [i 0] (recur (loop [j i] (inc j))))", TIME)
+add(G, "credit-param", "(defn f [CREDIT] (loop [] (recur))) (f 1)", TIME)
 add(G, "fullwidth-eval", "(ｅｖａｌ 1)")
 add(G, "math-bold-eval", "(𝐞𝐯𝐚𝐥 1)")
 add(G, "script-e-eval", "(ℯval 1)")

@@ -73,6 +73,7 @@ def run_component(code: CodeType, table: dict[str, object], deps: Mapping[str, o
         max_steps=CONSTANT_STEPS, deadline=time.monotonic() + CONSTANT_SECONDS
     )
     g["FUEL"] = ctx.first_fuel()
+    g["CREDIT"] = context.fresh_credit()
     token = context.install(ctx)
     try:
         exec(code, g)
@@ -81,6 +82,7 @@ def run_component(code: CodeType, table: dict[str, object], deps: Mapping[str, o
         context.uninstall(token)
     # Export calls later refill from whichever run calls them (see docs/preludes.md).
     g["FUEL"] = context.idle_fuel()
+    g["CREDIT"] = context.fresh_credit()  # credits pair with the chunk they were taken on
 
 
 # ---------------------------------------------------------------- introspection
