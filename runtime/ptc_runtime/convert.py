@@ -164,19 +164,19 @@ def _is_plain(root: object) -> bool:
     else:
         return False
     for _ in range(_MAX_LEVELS):
-        if not dicts and not lists:
-            return True
-        values: list[object] = []
+        kinds: set[type] = set()
         if dicts:
             if set(map(type, chain.from_iterable(dicts))) - _STR_ONLY:
                 return False
-            values.extend(chain.from_iterable(map(dict.values, dicts)))
+            kinds.update(map(type, chain.from_iterable(map(dict.values, dicts))))
         if lists:
-            values.extend(chain.from_iterable(lists))
-        kinds = set(map(type, values))
+            kinds.update(map(type, chain.from_iterable(lists)))
         if kinds - _PLAIN_OR_CONTAINER:
             return False
-        found: list[Any] = values
+        if dict not in kinds and list not in kinds:
+            return True  # only scalars below: done (the last level is never listed)
+        found: list[Any] = list(chain.from_iterable(map(dict.values, dicts)))
+        found.extend(chain.from_iterable(lists))
         dicts = list(compress(found, map(_IS_DICT, map(type, found)))) if dict in kinds else []
         lists = list(compress(found, map(_IS_LIST, map(type, found)))) if list in kinds else []
     return False

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import random
 from collections import OrderedDict
 
 import pytest
 
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec
-from ptc_runtime.convert import from_host, to_json_value, to_tool_args
+from ptc_runtime.convert import _is_plain, from_host, to_json_value, to_tool_args
 from ptc_runtime.errors import PtcError
 from ptc_runtime.values import SymbolRef, keyword
 
@@ -43,6 +44,51 @@ def test_from_host_rejects_unknown_types(bad: object) -> None:
         from_host(bad)
     assert info.value.code == "tool_error"
     assert "object" not in info.value.message or "unsupported" in info.value.message
+
+
+class _Str(str):
+    pass
+
+
+def _plain_reference(x: object) -> bool:
+    """JSON-shaped by exact types, checked one value at a time."""
+    if type(x) in (str, int, float, bool, type(None)):
+        return True
+    if type(x) is list:
+        return all(_plain_reference(v) for v in x)
+    if type(x) is dict:
+        return all(type(k) is str and _plain_reference(v) for k, v in x.items())
+    return False
+
+
+def _random_tree(rnd: random.Random, depth: int) -> object:
+    roll = rnd.random()
+    if depth == 0 or roll < 0.3:
+        return rnd.choice(
+            [1, 2.5, "s", None, True, (1,), _Str("x"), b"b"]
+            if roll < 0.02
+            else [1, 2.5, "s", None, True, False, ""]
+        )
+    items = [_random_tree(rnd, depth - 1) for _ in range(rnd.randint(0, 3))]
+    if roll < 0.65:
+        return items
+    keys = [rnd.choice(["a", "b", "c", "d"]) for _ in items]
+    if rnd.random() < 0.03:
+        keys = [rnd.choice([1, _Str("a"), None]) for _ in items]
+    return dict(zip(keys, items, strict=True))
+
+
+def test_plain_check_agrees_with_a_value_by_value_check() -> None:
+    # the level-by-level C scan against the obvious recursive definition; bad values
+    # (tuples, bytes, str subclasses, non-string keys) turn up at every depth
+    rnd = random.Random(7)
+    seen = {True: 0, False: 0}
+    for _ in range(4000):
+        tree = _random_tree(rnd, rnd.randint(0, 6))
+        want = _plain_reference(tree)
+        assert _is_plain(tree) is want or type(tree) not in (dict, list), tree
+        seen[want] += 1
+    assert seen[True] > 500 and seen[False] > 100
 
 
 def test_deep_host_data() -> None:
