@@ -72,7 +72,7 @@ def _random_tree(rnd: random.Random, depth: int) -> object:
     items = [_random_tree(rnd, depth - 1) for _ in range(rnd.randint(0, 3))]
     if roll < 0.65:
         return items
-    keys = [rnd.choice(["a", "b", "c", "d"]) for _ in items]
+    keys: list[object] = [rnd.choice(["a", "b", "c", "d"]) for _ in items]
     if rnd.random() < 0.03:
         keys = [rnd.choice([1, _Str("a"), None]) for _ in items]
     return dict(zip(keys, items, strict=True))
