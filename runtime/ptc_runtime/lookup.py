@@ -117,6 +117,17 @@ def get_in(m: object, path: object, default: object = None, who: str = "get-in")
         raise PtcError("type_error", f"{who}: path must be a vector, got {kind_name(path)}")
     cur = m
     for k in path:  # type: ignore[attr-defined]
+        if type(cur) is dict:
+            # the common level inline: a string/keyword key found exactly or (keyword)
+            # by its name, the first two probes `get_flexible` makes
+            tk = type(k)
+            if tk is str or tk is Keyword:
+                v = cur.get(k, NOT_FOUND)
+                if v is NOT_FOUND and tk is Keyword:
+                    v = cur.get(k.name, NOT_FOUND)
+                if v is not NOT_FOUND:
+                    cur = v
+                    continue
         cur = get_flexible(cur, k, NOT_FOUND)
         if cur is NOT_FOUND:
             return default

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from ptc_runtime.collections import PMap, PSet, to_key
@@ -65,6 +67,27 @@ def test_get_in() -> None:
     assert get_in(m, [], "d") is m
     assert get_in(m, None) is m
     assert get_in(None, [A], "d") == "d"
+
+
+def test_get_in_is_get_flexible_level_by_level() -> None:
+    # every spelling a flexible read accepts (keyword, string, `_` for `-`), both present
+    # or one of them, at every level; nil and false values are found, not defaulted
+    rnd = random.Random(3)
+    spellings = [keyword("a-b"), "a-b", keyword("a_b"), "a_b", keyword("c"), "c", 0]
+    for _ in range(3000):
+        m: object = rnd.choice([None, False, 1, "leaf"])
+        path: list[object] = []
+        for _ in range(rnd.randint(0, 3)):
+            keys = rnd.sample(spellings, rnd.randint(0, 3))
+            m = {to_key(k): (m if i == 0 else rnd.choice([None, 7])) for i, k in enumerate(keys)}
+            path.insert(0, rnd.choice(spellings))
+        want: object = m
+        for k in path:
+            want = get_flexible(want, k, NOT_FOUND)
+            if want is NOT_FOUND:
+                want = "default"
+                break
+        assert get_in(m, path, "default") == want
 
 
 def test_contains_key() -> None:
