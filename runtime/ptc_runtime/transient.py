@@ -41,6 +41,7 @@ from ptc_runtime.values import Keyword
 Owned = dict[int, object]
 
 _MISSING: Final = object()
+_interned = Keyword._table  # name -> Keyword; read-only here (as in `lookup.find_key`)
 
 
 def t_begin(*fresh: object) -> Owned:
@@ -95,10 +96,23 @@ def t_assoc(owned: Owned, m: Any, *kvs: Any) -> Any:
     for i in range(0, len(kvs), 2):
         k = kvs[i]
         tk = type(k)
-        if (tk is str or tk is Keyword or tk is int) and k in m:  # exact key: no search
-            _put(owned, m, k, kvs[i + 1])
-        else:
-            _put(owned, m, map_write_key(m, k), kvs[i + 1])
+        if tk is str:
+            if k not in m:
+                # `find_key`'s string search inline (a new key is the common case when a
+                # map is built): the keyword spelling, then the `_` spellings
+                kw = _interned.get(k)
+                if kw is not None and kw in m:
+                    k = kw
+                elif "-" in k:
+                    alt = k.replace("-", "_")
+                    kw = _interned.get(alt)
+                    if kw is not None and kw in m:
+                        k = kw
+                    elif alt in m:
+                        k = alt
+        elif not ((tk is Keyword or tk is int) and k in m):  # exact key: no search
+            k = map_write_key(m, k)
+        _put(owned, m, k, kvs[i + 1])
     return m
 
 
