@@ -61,6 +61,21 @@ class InputValidationUnavailable(Exception):
         self.ref = ref
 
 
+class OutputValidationUnavailable(Exception):
+    """A tool ran, but its result could not be validated, so it was not handed on.
+
+    `Tool` raises it when its output validator fails to run (an invalid result is a
+    `contract_violation`); a host function that checks its results against an external
+    schema service raises it itself when that service is down. The tool's effect may have
+    happened; the agent loop treats this as a host failure no corrected program can clear
+    (`capability-unavailable/output-validation-unavailable`).
+    """
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(f"{ref}: output validation is unavailable")
+        self.ref = ref
+
+
 @dataclass(frozen=True)
 class Tool:
     """A host function exposed as `tool/<name>`, optionally with a signature.
@@ -127,7 +142,10 @@ class Tool:
         if errors:
             raise ContractViolation(errors, ref=self.ref, side="input")
         result = _plain(self._invoke(args))
-        errors = sig.check_output(result)
+        try:
+            errors = sig.check_output(result)
+        except Exception as exc:  # the validator itself failed: the result is unchecked
+            raise OutputValidationUnavailable(self.ref) from exc
         if errors:
             raise ContractViolation(errors, ref=self.ref, side="output")
         return result

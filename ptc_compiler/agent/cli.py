@@ -17,6 +17,15 @@ The spec (paths are relative to the spec file):
      "models": {"aliases": {...}},   # router config (docs/providers.md); "fixtures" relative
      "fixtures": "fixture.jsonl"}    # shorthand: one replay alias named "replay"
 
+A workflow of your own (seed 001 "Install the library") adds its components, in the
+manifest shape, and names its entry, which is called with one argument, `input`
+(default `{"task": task, "agent": config}`):
+
+    {"components": [{"id": "my.agent", "path": "agent.clj", "dependencies": ["agent.core"]},
+                    {"library": "agent.core"}],
+     "entry": "my.agent/run",
+     "input": {...}, ...}
+
 Exit codes: 0 a contract-valid value was returned (printed as PTC-Lisp); 1 the model failed
 the task (subject failure) or the provider failed (outcome printed on stderr); 2 the run
 failed as a workflow (invalid configuration, limits, contract exhaustion, ...).
@@ -33,8 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from ptc_compiler.agent.host import AgentError
+from ptc_compiler.agent.library import ManifestError, Selection, resolve_components
 from ptc_compiler.agent.loop import MAIN_ENTRY, run_main, run_outcome
 from ptc_compiler.agent.providers import router_from_config
+from ptc_compiler.agent.workflow import run_workflow
 from ptc_runtime.printer import pr_str
 
 
@@ -90,10 +101,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not isinstance(spec, dict):
         raise _die(f"{spec_path} must hold a JSON object")
     base = spec_path.parent
+    selection = None
+    if "components" in spec:
+        try:
+            selection = resolve_components(spec["components"], base=base, manifest=str(spec_path))
+        except ManifestError as err:
+            raise _die(str(err)) from None
     if isinstance(spec.get("task_file"), str):
         task = (base / spec["task_file"]).read_text(encoding="utf-8").strip()
     elif isinstance(spec.get("task"), str):
         task = spec["task"]
+    elif selection is not None and "input" in spec:
+        task = ""
     else:
         raise _die('the spec needs "task" or "task_file"')
     tools = _load_tools(base / spec["tools"]) if isinstance(spec.get("tools"), str) else None
@@ -106,10 +125,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         config["model"] = args.model
 
     entry = spec.get("entry", "agent.core/run-outcome")
-    if entry not in ("agent.core/run-outcome", MAIN_ENTRY):
+    if selection is not None:
+        _check_entry(entry, selection, spec_path)
+    elif entry not in ("agent.core/run-outcome", MAIN_ENTRY):
         raise _die(f'"entry" must be "agent.core/run-outcome" or "{MAIN_ENTRY}"')
     models = Path(args.models) if args.models else None
     router = router_from_config(_router_config(spec, base, models))
+    if selection is not None:
+        value = spec["input"] if "input" in spec else {"task": task, "agent": config}
+        return _run_components(entry, value, selection, spec, tools, data, preludes, router)
     if entry == MAIN_ENTRY:
         return _run_main(task, config, spec, tools, data, preludes, router)
     try:
@@ -128,7 +152,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         router.close()
     if args.verbose:
-        for event in outcome.events:
+        for event in outcome.events:  # the agent-action annotations, one per turn
             print(f"turn {event['data'].get('turn')}: {event['data'].get('kind')}", file=sys.stderr)
     if outcome.ok:
         print(pr_str(outcome.value))
@@ -170,6 +194,49 @@ def _run_main(
     finally:
         router.close()
     print(pr_str(value))
+    return 0
+
+
+def _check_entry(entry: Any, selection: Selection, spec_path: Path) -> None:
+    if not isinstance(entry, str) or entry.count("/") != 1:
+        raise _die(f'{spec_path}: entry: with "components", name the entry as "ns/name"')
+    ns = entry.split("/", 1)[0]
+    if ns not in selection.namespaces:
+        raise _die(f"{spec_path}: entry: namespace {ns[:64]} is not among the components")
+
+
+#: AgentError codes of a workflow whose agent, provider or own `fail` failed it (exit 1).
+_WORKFLOW_SUBJECT_CODES = (*_SUBJECT_CODES, "workflow_failed")
+
+
+def _run_components(
+    entry: str,
+    value: Any,
+    selection: Selection,
+    spec: dict[str, Any],
+    tools: dict[str, Callable[..., Any]] | None,
+    data: Any,
+    preludes: list[str],
+    router: Any,
+) -> int:
+    """The workflow's own entry over its installed components: prints the value."""
+    try:
+        result = run_workflow(
+            f"({entry} data/input)",
+            inputs={"input": value},
+            tools=tools,
+            router=router,
+            signature=spec.get("signature"),
+            data=data,
+            preludes=preludes,
+            components=selection,
+        )
+    except AgentError as err:
+        print(f"agent failed: {err.code}: {err.message}", file=sys.stderr)
+        return 1 if err.code in _WORKFLOW_SUBJECT_CODES else 2
+    finally:
+        router.close()
+    print(pr_str(result))
     return 0
 
 

@@ -14,9 +14,12 @@ result contract, the capability-call ledger and the counters.
 | `kernel-render-api` | the mission's system prompt (`Environment.render_api`) |
 | `kernel-validate-result` | check a returned candidate against the result contract |
 | `kernel-protocol-error` | count an agent protocol error |
-| `kernel-annotate` | record one `agent-action` event per model turn |
 | `kernel-check-source` | terminal-only phases: one top-level `return`/`fail` that compiles? |
+| `kernel-mission-inventory` | the frozen structured inventory of a mission |
 | `kernel-failure` | trusted terminal report: records an `AgentError`, ends the workflow |
+| `llm-transcript` | open a host-held, append-only transcript (`llm/request-appending`) |
+| `workflow-annotate` | record a workflow event (`workflow.event/annotate`) in the trace |
+| `runtime-usage`, `runtime-remaining` | the run's usage and budgets (`runtime/*`) |
 
 Missions get the reserved runtime routes (`mission_api.MISSION_ROUTES`): `runtime-usage`,
 `runtime-remaining`, `cap-list` and `cap-describe`, recorded in the ledger as reads.
@@ -24,7 +27,9 @@ Missions get the reserved runtime routes (`mission_api.MISSION_ROUTES`): `runtim
 
 from __future__ import annotations
 
+import json
 import math
+import re
 import threading
 import time
 from collections import deque
@@ -32,19 +37,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ptc_compiler.agent import mission_api
+from ptc_compiler.agent import library, mission_api
 from ptc_compiler.agent.preview import PreviewCaps, preview
 from ptc_compiler.agent.providers import ModelRouter, ProviderError
-from ptc_compiler.agent.trace import Trace
+from ptc_compiler.agent.providers.failure import ProviderFailure
+from ptc_compiler.agent.providers.request import Message, RequestShapeError, message_from_json
+from ptc_compiler.agent.trace import MAX_FIELDS, Trace
 from ptc_compiler.forms import ListForm, Symbol
 from ptc_compiler.prelude import Environment
 from ptc_compiler.reader import read
 from ptc_compiler.signatures import Signature, SigType, parse, parse_type, validate_value
-from ptc_compiler.tools import InputValidationUnavailable, Tool
+from ptc_compiler.tools import InputValidationUnavailable, OutputValidationUnavailable, Tool
 from ptc_runtime.contracts.errors import ContractViolation
 from ptc_runtime.convert import to_json_value
 from ptc_runtime.errors import PtcError
-from ptc_runtime.limits import Limits
+from ptc_runtime.limits import DEFAULT_LIMITS, Limits
 from ptc_runtime.printer import pr_str
 from ptc_runtime.seam import RunFailure
 from ptc_runtime.state import COMMIT_PHASE
@@ -56,10 +63,14 @@ TOOL_OWNERS: Final[Mapping[str, str]] = {
     "kernel-eval": "kernel",
     "kernel-render-api": "kernel",
     "kernel-validate-result": "kernel",
-    "kernel-annotate": "kernel",
     "kernel-check-source": "kernel",
+    "kernel-mission-inventory": "kernel",
     "kernel-protocol-error": CORE_NS,
     "kernel-failure": CORE_NS,
+    "llm-transcript": "llm",
+    "workflow-annotate": "workflow.event",
+    "runtime-usage": "runtime",
+    "runtime-remaining": "runtime",
 }
 MESSAGE_LIMIT: Final = 4096
 PRINT_RESERVE_MAX: Final = 512
@@ -68,6 +79,32 @@ MAX_VIOLATIONS: Final = 8
 RESERVED_PREFIXES: Final = ("kernel-", "runtime-", "cap-")
 RESERVED_NAMES: Final = frozenset({"workflow-annotate"})
 ROUTE_DOC_CHARS: Final = 1000
+#: Annotation types the host emits itself; workflow code cannot forge them.
+HOST_EVENT_TYPES: Final = frozenset({"run-started", "run-stopped", "evaluation"})
+ANNOTATION_TYPE: Final = re.compile(r"[a-z][a-z0-9-]{0,63}")
+#: Assistant text the host keeps of a response that does not fit the workflow's result cap
+#: (more than agent.native's narration limit, so the loop's own cut is unchanged).
+RESPONSE_CONTENT_CHARS: Final = 4096
+#: Bytes of a response besides its content and program (ids, names, tokens, framing).
+RESPONSE_SLACK_BYTES: Final = 16_384
+#: JSON bytes one program character may take at most (a control character: `\u0001`).
+JSON_CHAR_BYTES: Final = 6
+DEFAULT_RESPONSE_BYTES: Final = DEFAULT_LIMITS.tool_result_bytes
+#: The runtime limits of a mission's evaluations that its inventory reports.
+INVENTORY_LIMITS: Final = (
+    "max_steps",
+    "max_tool_calls",
+    "tool_arg_bytes",
+    "tool_result_bytes",
+    "max_output_bytes",
+    "print_line_chars",
+    "max_value_bytes",
+    "memory_bytes",
+    "history_bytes",
+    "program_bytes",
+    "parallel_workers",
+    "parallel_timeout_ms",
+)
 
 
 class AgentError(Exception):
@@ -171,6 +208,9 @@ class EvaluationLease:
 class Mission:
     """What a model program sees: preludes, tools and data; `timeout_ms` per evaluation.
 
+    `preludes`: prelude sources, files or directories, and shipped libraries selected as
+    `{"library": "cap"}` (`library.MISSION_LIBRARIES`: `cap`, `runtime`, `result`).
+
     `limits`: the runtime limits of the mission's evaluations (`ptc_runtime.limits.Limits`),
     e.g. the byte ceilings of retained definitions and of `*1 *2 *3`; None = the defaults.
     """
@@ -182,6 +222,7 @@ class Mission:
     limits: Limits | None = None
 
     def __post_init__(self) -> None:
+        library.mission_items(self.preludes)  # a bad library selection fails here, typed
         for name in self.tools:
             if name in RESERVED_NAMES or str(name).startswith(RESERVED_PREFIXES):
                 raise ValueError(
@@ -254,7 +295,8 @@ class _MissionRuntime:
         self.eval_deadline: float | None = None
         tools: dict[str, Callable[..., Any]] = {**mission.tools, **self._routes()}
         # The routes are granted to the API environment too, so a mission prelude may wrap them.
-        self.api_env = Environment(list(mission.preludes), tools=tools, data=mission.data)
+        items = library.mission_items(mission.preludes)
+        self.api_env = Environment(items, tools=tools, data=mission.data)
         wrapped = {name: self._recorded(name, fn) for name, fn in tools.items()}
         self.run_env = Environment(
             self.api_env.bundle,
@@ -264,6 +306,7 @@ class _MissionRuntime:
             limits=mission.limits,
         )
         self.owner = object()
+        self._inventory: str | None = None  # the frozen inventory, as canonical JSON
 
     def _recorded(self, name: str, fn: Callable[..., Any]) -> Callable[[Any], Any]:
         effect = (fn.effect or "unknown") if isinstance(fn, Tool) else "unknown"
@@ -276,6 +319,11 @@ class _MissionRuntime:
             except InputValidationUnavailable:
                 record.status = "rejected"
                 self.host_failure = "input-validation-unavailable"
+                raise
+            except OutputValidationUnavailable:
+                # The tool ran (its effect happened); its result was not handed on.
+                record.status = "unvalidated"
+                self.host_failure = "output-validation-unavailable"
                 raise
             except ContractViolation as exc:  # a Tool's input check runs before its function
                 input_refused = exc.side == "input" and isinstance(fn, Tool)
@@ -320,41 +368,13 @@ class _MissionRuntime:
     def _usage(self, args: Any) -> dict[str, Any]:
         if not _no_arguments(args):
             return _route_error("invalid_runtime_usage_request")
-        host = self.host
-        llm = {
-            alias: {
-                "calls": u.calls,
-                "successes": u.successes,
-                "input_tokens": u.input_tokens,
-                "output_tokens": u.output_tokens,
-            }
-            for alias, u in host.router.usage().items()
-        }
-        with host._lock:
-            return {
-                "subordinate_evaluations": host.evaluations,
-                "agent_protocol_errors": host.protocol_errors,
-                "llm_requests": host.model_calls,
-                "llm": llm,
-                "capability_calls": len(self.ledger),  # this evaluation's, this one included
-            }
+        # this evaluation's capability calls, this one included
+        return {**self.host.run_usage(), "capability_calls": len(self.ledger)}
 
     def _remaining(self, args: Any) -> dict[str, Any]:
         if not _no_arguments(args):
             return _route_error("invalid_runtime_remaining_request")
-        host = self.host
-        limits = host.limits
-        with host._lock:
-            evaluations = limits.subordinate_evaluations
-            requests = limits.workflow_capability_calls
-            return {
-                "run_ms": _ms_left(host.deadline),
-                "evaluation_ms": _ms_left(self.eval_deadline),
-                "subordinate_evaluations": (
-                    None if evaluations is None else max(0, evaluations - host.evaluations)
-                ),
-                "llm_requests": None if requests is None else max(0, requests - host.model_calls),
-            }
+        return {**self.host.run_remaining(), "evaluation_ms": _ms_left(self.eval_deadline)}
 
     def _capabilities(self) -> list[dict[str, Any]]:
         """The mission's own public capabilities (never the routes or private tools)."""
@@ -365,6 +385,36 @@ class _MissionRuntime:
             doc = t.doc[:ROUTE_DOC_CHARS] if t.doc else None
             out.append({"name": t.name, "effect": t.effect, "signature": t.signature, "doc": doc})
         return out
+
+    def inventory(self, name: str) -> dict[str, Any]:
+        """The mission's structured inventory, computed once and then frozen: every call
+        in the run answers the same map (a fresh copy, so no caller can change it)."""
+        if self._inventory is None:
+            inv = self.api_env.inventory()
+            mission = self.mission
+            limits = self.run_env.runtime.limits
+            data: Mapping[str, Any] = mission.data or {}
+            frozen = {
+                "schema_version": 1,
+                "mission": name,
+                "namespaces": [
+                    {"namespace": ns, "doc": doc} for ns, doc in sorted(inv.namespaces.items())
+                ],
+                "exports": [e.to_json() for e in inv.exports],
+                "capabilities": self._capabilities(),
+                "routes": list(mission_api.MISSION_ROUTES),
+                "data": [
+                    {"name": str(k), "type": mission_api.data_type(data[k])}
+                    for k in sorted(data, key=str)
+                ],
+                "limits": {
+                    "timeout_ms": mission.timeout_ms,
+                    **{f: getattr(limits, f) for f in INVENTORY_LIMITS},
+                },
+            }
+            self._inventory = json.dumps(frozen, ensure_ascii=False, sort_keys=True)
+        value: dict[str, Any] = json.loads(self._inventory)
+        return value
 
     def _cap_list(self, args: Any) -> Any:
         if not _no_arguments(args):
@@ -458,6 +508,11 @@ class AgentHost:
         self.values: list[Any] = []  # native returned/failed values, by reference
         self.last_returned: Any = None
         self.usage: dict[str, dict[str, int]] = {}
+        #: host-held transcripts (`llm/transcript`): id -> the messages sent so far
+        self._transcripts: dict[int, list[Message]] = {}
+        #: the workflow's cap on one tool result, which a model response must fit (set by
+        #: the entry that builds the workflow environment)
+        self.response_bytes = DEFAULT_RESPONSE_BYTES
 
     # -- binding ---------------------------------------------------------------------
 
@@ -472,9 +527,15 @@ class AgentHost:
             "kernel-render-api": private(self.render_api, "kernel-render-api"),
             "kernel-validate-result": private(self.validate_result, "kernel-validate-result"),
             "kernel-protocol-error": private(self.count_protocol_error, "kernel-protocol-error"),
-            "kernel-annotate": private(self.annotate, "kernel-annotate"),
             "kernel-check-source": private(self.check_source, "kernel-check-source"),
+            "kernel-mission-inventory": private(
+                self.mission_inventory, "kernel-mission-inventory"
+            ),
             "kernel-failure": private(self.report_failure, "kernel-failure"),
+            "llm-transcript": private(self.open_transcript, "llm-transcript"),
+            "workflow-annotate": private(self.annotate, "workflow-annotate"),
+            "runtime-usage": private(self._usage_route, "runtime-usage"),
+            "runtime-remaining": private(self._remaining_route, "runtime-remaining"),
         }
 
     def mission(self, name: str) -> _MissionRuntime | None:
@@ -502,11 +563,19 @@ class AgentHost:
     # -- capabilities ----------------------------------------------------------------
 
     def llm_request(self, args: Any) -> dict[str, Any]:
+        history: list[Message] = []
+        if isinstance(args, Mapping) and "transcript" in args:
+            appended = self._append(args)
+            if isinstance(appended, dict):  # a malformed append: refused before any call
+                return appended
+            history = appended
+            args = {k: v for k, v in args.items() if k not in ("transcript", "append")}
+            args["messages"] = []
         refusal = self._capability_quota(args)
         if refusal is not None:
             return refusal
         try:
-            envelope = self.router.llm_request(args)
+            envelope = self.router.llm_request(args, history)
         except ProviderError:  # pragma: no cover - llm_request returns these as data
             raise
         except BaseException as exc:  # a provider or callback crash fails the workflow
@@ -515,7 +584,93 @@ class AgentHost:
         if envelope.get("status") != "ok":
             with self._lock:
                 self.provider_failures.append(envelope)
-        return envelope
+            return envelope
+        value = envelope["value"]
+        if isinstance(value, dict):
+            value = fit_response(value, self.response_bytes)
+        return {"status": "ok", "value": value}
+
+    def open_transcript(self, args: Any) -> dict[str, Any]:
+        """`llm/transcript`: a new, empty host-held transcript; its id."""
+        with self._lock:
+            tid = len(self._transcripts)
+            self._transcripts[tid] = []
+        return {"status": "ok", "value": tid}
+
+    def _append(self, args: Mapping[str, Any]) -> list[Message] | dict[str, Any]:
+        """Append `args["append"]` to transcript `args["transcript"]`; its messages, or the
+        invalid-request envelope (nothing appended) when the id or a message is malformed."""
+        tid = args.get("transcript")
+        with self._lock:
+            messages = self._transcripts.get(tid) if type(tid) is int else None
+        new = args.get("append")
+        try:
+            if messages is None:
+                raise RequestShapeError("request.transcript must be an id from llm/transcript")
+            if not isinstance(new, list):
+                raise RequestShapeError("request.append must be an array of messages")
+            converted = [message_from_json(m) for m in new]
+        except RequestShapeError as exc:
+            failure = ProviderFailure("provider_error", "invalid_request", False, str(exc))
+            return failure.to_envelope()
+        messages.extend(converted)  # only its own loop appends to a transcript
+        return messages
+
+    def run_usage(self) -> dict[str, Any]:
+        """The run's usage so far (`runtime/usage`)."""
+        llm = {
+            alias: {
+                "calls": u.calls,
+                "successes": u.successes,
+                "input_tokens": u.input_tokens,
+                "output_tokens": u.output_tokens,
+            }
+            for alias, u in self.router.usage().items()
+        }
+        with self._lock:
+            return {
+                "subordinate_evaluations": self.evaluations,
+                "agent_protocol_errors": self.protocol_errors,
+                "llm_requests": self.model_calls,
+                "llm": llm,
+            }
+
+    def run_remaining(self) -> dict[str, Any]:
+        """What is left of the run's budgets (`runtime/remaining`); None = no limit."""
+        limits = self.limits
+        with self._lock:
+            evaluations = limits.subordinate_evaluations
+            requests = limits.workflow_capability_calls
+            return {
+                "run_ms": _ms_left(self.deadline),
+                "subordinate_evaluations": (
+                    None if evaluations is None else max(0, evaluations - self.evaluations)
+                ),
+                "llm_requests": None if requests is None else max(0, requests - self.model_calls),
+            }
+
+    def _usage_route(self, args: Any) -> dict[str, Any]:
+        if not _no_arguments(args):
+            return _route_error("invalid_runtime_usage_request")
+        return self.run_usage()
+
+    def _remaining_route(self, args: Any) -> dict[str, Any]:
+        if not _no_arguments(args):
+            return _route_error("invalid_runtime_remaining_request")
+        return self.run_remaining()
+
+    def mission_inventory(self, args: Any) -> dict[str, Any]:
+        """`kernel/mission-inventory`: the mission's frozen structured inventory."""
+        name = args.get("mission") if isinstance(args, Mapping) else None
+        rt = self.mission(name) if isinstance(name, str) else None
+        if rt is None or not isinstance(name, str):
+            return {
+                "status": "error",
+                "kind": "mission_unavailable",
+                "reason": "unknown_mission",
+                "retryable?": False,
+            }
+        return {"status": "ok", "value": rt.inventory(name)}
 
     def _capability_quota(self, args: Any) -> dict[str, Any] | None:
         """The global model-call quota (`workflow_capability_calls`), a named refusal."""
@@ -774,11 +929,41 @@ class AgentHost:
             self.protocol_errors += 1
         return True
 
-    def annotate(self, args: Any) -> bool:
-        with self._lock:
-            self.events.append({"type": "agent-action", "data": dict(args)})
-        self.trace.emit("agent-action", args)
-        return True
+    def annotate(self, args: Any) -> dict[str, Any]:
+        """`workflow.event/annotate`: one event of the workflow in the run's trace.
+
+        The type is a lower-case name (not one of the host's own event types); the data a
+        flat map of at most `trace.MAX_FIELDS` scalar fields (strings are cut to
+        `trace.MAX_TEXT`). Anything else is refused as data and never fails the run.
+        """
+        kind = args.get("type") if isinstance(args, Mapping) else None
+        data = args.get("data") if isinstance(args, Mapping) else None
+        data = {} if data is None else data
+        problem = None
+        if not isinstance(kind, str) or not ANNOTATION_TYPE.fullmatch(kind):
+            problem = "the type must be a lower-case name ([a-z][a-z0-9-]{0,63})"
+        elif kind in HOST_EVENT_TYPES:
+            problem = f"{kind} events are the host's own"
+        elif not isinstance(data, Mapping) or len(data) > MAX_FIELDS:
+            problem = f"the data must be a map of at most {MAX_FIELDS} fields"
+        elif not all(isinstance(k, str) for k in data):
+            problem = "the data's keys must be strings or keywords"
+        elif not all(v is None or isinstance(v, str | int | float | bool) for v in data.values()):
+            problem = "the data's values must be scalars (strings, numbers, booleans, nil)"
+        if problem is not None or not isinstance(kind, str):
+            return {
+                "status": "error",
+                "kind": "protocol_error",
+                "reason": "invalid_annotation",
+                "retryable?": False,
+                "details": {"message": problem},
+            }
+        fields = {str(k): v for k, v in data.items()}
+        if kind == "agent-action":
+            with self._lock:
+                self.events.append({"type": kind, "data": fields})
+        self.trace.emit(kind, fields)
+        return {"status": "ok", "value": True}
 
     def report_failure(self, args: Any) -> None:
         payload = dict(args) if isinstance(args, Mapping) else {}
@@ -817,6 +1002,56 @@ class AgentHost:
     def _fail(self, code: str, message: str, details: Mapping[str, Any]) -> None:
         self.failure = AgentError(code, message, details)
         raise _Terminal(code)
+
+
+def response_bytes(max_program_chars: int) -> int:
+    """The workflow's cap on one tool result for loops whose programs may have
+    `max_program_chars` characters: any response whose program is within that limit fits,
+    so a too-large program is the loop's protocol correction, never a runtime error."""
+    need = JSON_CHAR_BYTES * max_program_chars + 4 * RESPONSE_CONTENT_CHARS
+    return max(DEFAULT_RESPONSE_BYTES, need + RESPONSE_SLACK_BYTES)
+
+
+def _json_bytes(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def fit_response(value: dict[str, Any], cap: int) -> dict[str, Any]:
+    """A model response (`Response.to_json`) made to fit the workflow's result cap.
+
+    A response within `cap` bytes is returned as is. Otherwise (seed 001: a too-large
+    program is a protocol correction, not a failure of the workflow) the assistant text is
+    cut to `RESPONSE_CONTENT_CHARS` (more than the loop keeps of it anyway), and each call's
+    program to a prefix that fits, with its original length as `program_chars`, which
+    agent.native reports as `program-too-large`. A call whose arguments still do not fit
+    loses them (`args_error`), and is then reported as `invalid-json-arguments`.
+    """
+    if _json_bytes(value) <= cap:
+        return value
+    out = dict(value)
+    content = out.get("content")
+    if isinstance(content, str) and len(content) > RESPONSE_CONTENT_CHARS:
+        out["content"] = content[:RESPONSE_CONTENT_CHARS]
+    calls = out.get("tool_calls")
+    if isinstance(calls, list) and calls:
+        budget = max(0, cap - RESPONSE_SLACK_BYTES - _json_bytes(out.get("content")))
+        share = budget // len(calls)
+        fitted = []
+        for call in calls:
+            call = dict(call) if isinstance(call, Mapping) else call
+            args = call.get("args") if isinstance(call, dict) else None
+            if isinstance(args, Mapping) and _json_bytes(args) > share:
+                program = args.get("program")
+                if isinstance(program, str) and len(args) == 1:
+                    keep = max(0, share - 64) // JSON_CHAR_BYTES
+                    call["args"] = {"program": program[:keep]}
+                    call["program_chars"] = len(program)
+                else:
+                    call["args"] = {}
+                    call["args_error"] = "invalid_json"
+            fitted.append(call)
+        out["tool_calls"] = fitted
+    return out
 
 
 def _bounded(text: str, limit: int) -> str:
@@ -864,10 +1099,11 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
         }.get(str(p.get("reason")), str(p.get("reason")))
         return f"mission evaluation unavailable: {why}"
     if code == "capability_unavailable":
-        return (
-            f"{p.get('kind')}/{p.get('reason')}: a capability's input could not be validated, "
-            "so it was not called"
-        )
+        if p.get("reason") == "output-validation-unavailable":
+            why = "a capability's result could not be validated, so it was not used"
+        else:
+            why = "a capability's input could not be validated, so it was not called"
+        return f"{p.get('kind')}/{p.get('reason')}: {why}"
     if code == "model_output_truncated":
         return f"model output truncated without a usable action (model {p.get('alias')})"
     return code

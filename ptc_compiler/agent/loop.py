@@ -23,7 +23,9 @@ from ptc_compiler.agent.host import (
     HostLimits,
     Mission,
     contract_type,
+    response_bytes,
 )
+from ptc_compiler.agent.library import SHIPPED, Selection, library_closure
 from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
 from ptc_compiler.agent.trace import (
     EventSink,
@@ -39,24 +41,11 @@ from ptc_compiler.signatures import Signature, SigType
 from ptc_runtime.limits import DEFAULT_LIMITS
 from ptc_runtime.values import Keyword
 
-PRELUDE_DIR: Final = Path(__file__).parent / "preludes"
-#: The shipped agent library: namespace -> source, dependencies before dependants.
-SHIPPED: Final[Mapping[str, Path]] = {
-    "kernel": PRELUDE_DIR / "kernel.clj",
-    "llm": PRELUDE_DIR / "llm.clj",
-    "result": PRELUDE_DIR / "result.clj",
-    "cap": PRELUDE_DIR / "cap.clj",
-    "agent.native": PRELUDE_DIR / "agent_native.clj",
-    "agent.feedback": PRELUDE_DIR / "agent_feedback.clj",
-    "agent.prompt": PRELUDE_DIR / "agent_prompt.clj",
-    "agent.retry": PRELUDE_DIR / "agent_retry.clj",
-    "agent.core": PRELUDE_DIR / "agent_core.clj",
-    "agent.main": PRELUDE_DIR / "agent_main.clj",
-}
 CORE_SOURCE: Final = SHIPPED["agent.core"]
 #: `cap` is for mission programs (`cap/unwrap!`); the loop does not use it.
 CAP_SOURCE: Final = SHIPPED["cap"]
-WORKFLOW_NAMESPACES: Final = tuple(ns for ns in SHIPPED if ns != "cap")
+#: The default workflow: `agent.main` and its closure, and `runtime` for workflow programs.
+WORKFLOW_NAMESPACES: Final = library_closure(["agent.main", "runtime"])
 MAIN_ENTRY: Final = "agent.main/run"
 #: agent.core's ceiling on the turns of one loop (max_turns, or the phases' sum).
 MAX_TOTAL_TURNS: Final = 128
@@ -70,6 +59,9 @@ HOST_CALLS_PER_LOOP: Final = 32
 #: agent.core's default and ceiling of `max_transcript_chars` (the encoded model request).
 DEFAULT_TRANSCRIPT_CHARS: Final = 262_144
 MAX_TRANSCRIPT_CHARS: Final = 1_000_000
+#: agent.core's default and ceiling of `max_program_chars` (one model program).
+DEFAULT_PROGRAM_CHARS: Final = 64_000
+MAX_PROGRAM_CHARS: Final = 1_000_000
 #: UTF-8 bytes per code point at most, and room for encoder differences.
 UTF8_MAX: Final = 4
 REQUEST_SLACK_BYTES: Final = 4096
@@ -202,6 +194,15 @@ def config_transcript_chars(config: Mapping[str, Any] | None) -> int:
     return chars
 
 
+def config_program_chars(config: Mapping[str, Any] | None) -> int:
+    """The configuration's `max_program_chars` (default 64,000); a value agent.core would
+    reject counts as the ceiling (1,000,000), as for `config_turns`."""
+    chars = (config or {}).get("max_program_chars", DEFAULT_PROGRAM_CHARS)
+    if type(chars) is not int or not 1 <= chars <= MAX_PROGRAM_CHARS:
+        return MAX_PROGRAM_CHARS
+    return chars
+
+
 def config_turns(config: Mapping[str, Any] | None) -> int:
     """The turns a loop configuration allows: `max_turns` (default 4), or the phases' sum.
 
@@ -233,6 +234,8 @@ def _workflow(
     *,
     max_host_calls: int | None = None,
     max_request_chars: int | None = None,
+    max_program_chars: int | None = None,
+    selection: Selection | None = None,
 ) -> Environment:
     """The trusted workflow environment: the shipped agent preludes and the host tools.
 
@@ -242,18 +245,32 @@ def _workflow(
     host tool and may call `kernel` exports only if it declares that dependency).
     `max_host_calls` is the workflow's tool-call budget (default: `host_call_budget` of the
     largest loop, 128 turns); `max_request_chars` the largest model request the loops may send
-    (default: the `max_transcript_chars` ceiling), which sets the tool-argument byte cap.
+    (default: the `max_transcript_chars` ceiling), which sets the tool-argument byte cap;
+    `max_program_chars` the largest program they accept (default: its ceiling), which sets
+    the tool-result byte cap a model response must fit (`host.response_bytes`).
+    `selection`: the installed components (`library.resolve_components`); default
+    `WORKFLOW_NAMESPACES`.
     """
-    items: list[str | Path] = [SHIPPED[ns] for ns in WORKFLOW_NAMESPACES]
+    if selection is None:
+        items: list[str | Path] = [SHIPPED[ns] for ns in WORKFLOW_NAMESPACES]
+    else:
+        items = selection.items()
     if prompt is not None:
-        items[WORKFLOW_NAMESPACES.index("agent.prompt")] = _prompt_item(prompt)
+        if SHIPPED["agent.prompt"] not in items:
+            raise TypeError("prompt= replaces agent.prompt, which the selection does not hold")
+        items[items.index(SHIPPED["agent.prompt"])] = _prompt_item(prompt)
     bundle = _workflow_bundle(items, cache_dir)
     if max_host_calls is None:
         max_host_calls = host_call_budget(MAX_TOTAL_TURNS)
     if max_request_chars is None:
         max_request_chars = MAX_TRANSCRIPT_CHARS
+    if max_program_chars is None:
+        max_program_chars = MAX_PROGRAM_CHARS
+    host.response_bytes = response_bytes(max_program_chars)
     limits = DEFAULT_LIMITS.with_(
-        max_tool_calls=max_host_calls, tool_arg_bytes=request_arg_bytes(max_request_chars)
+        max_tool_calls=max_host_calls,
+        tool_arg_bytes=request_arg_bytes(max_request_chars),
+        tool_result_bytes=host.response_bytes,
     )
     env = Environment(bundle, tools=host.tools(), timeout_ms=None, limits=limits)
     owners = set(TOOL_OWNERS.values())
@@ -362,6 +379,7 @@ def _run_body(
             prompt,
             max_host_calls=budget,
             max_request_chars=config_transcript_chars(cfg),
+            max_program_chars=config_program_chars(cfg),
         )
         if entry == MAIN_ENTRY:  # seed 001: agent.main/run takes one input {task, agent}
             main_input: dict[str, Any] = {"input": {"task": task, "agent": cfg}}

@@ -10,6 +10,12 @@ and the run deadline.
 
     (pcalls #(agent.core/run-value "Summarise the EU orders." {"model" "fast"})
             #(agent.core/run-value "Summarise the US orders." {"model" "fast"}))
+
+`components` installs the workflow's own preludes next to the shipped library, in the
+manifest shape of seed 001 (`library.resolve_components`):
+
+    run_workflow("(my.agent/run data/input)", inputs={"input": {...}},
+                 components=["agent.clj", {"library": "agent.core"}], ...)
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ptc_compiler.agent.host import AgentError, AgentHost, HostLimits, Mission, contract_type
+from ptc_compiler.agent.library import Selection, resolve_components
 from ptc_compiler.agent.loop import MAX_TOTAL_TURNS, _router, _workflow, host_call_budget
 from ptc_compiler.agent.providers import ModelRouter
 from ptc_compiler.agent.trace import EventSink, Trace, stopped_from_error, stopped_from_exception
@@ -46,6 +53,7 @@ def run_workflow(
     limits: HostLimits | None = None,
     cache_dir: CacheDir = None,
     on_event: EventSink | None = None,
+    components: Sequence[Any] | Selection | None = None,
 ) -> Any:
     """Run `program` as the trusted workflow; return its value or raise `AgentError`.
 
@@ -59,13 +67,22 @@ def run_workflow(
     `on_event` receives the run's trace events (every loop's turns and evaluations between
     one run-started and one run-stopped; `ptc_compiler.agent.trace`); on failure the retained
     events are `AgentError.trace`.
+    `components` selects the workflow's preludes (seed 001 "Install the library"): local
+    prelude files (paths, or `{"id", "path", "dependencies"}` maps) and shipped libraries
+    (`{"library": "agent.core"}`, with their dependency closure); default: `agent.main`
+    and `runtime` with their closures. A bad entry raises `library.ManifestError` naming it.
     """
+    selection: Selection | None = None
+    if isinstance(components, Selection):
+        selection = components
+    elif components is not None:
+        selection = resolve_components(components, base=None, manifest="components")
     trace = Trace(on_event)
     trace.emit("run-started", {"entry": "workflow"})
     try:
         value = _run_workflow(
             program, inputs, tools, model, router, signature, data, preludes, missions,
-            timeout_ms, limits, cache_dir, trace,
+            timeout_ms, limits, cache_dir, trace, selection,
         )  # fmt: skip
     except AgentError as err:
         err.trace = trace.stop(stopped_from_error(err.code, err.details))
@@ -91,6 +108,7 @@ def _run_workflow(
     limits: HostLimits | None,
     cache_dir: CacheDir,
     trace: Trace,
+    selection: Selection | None = None,
 ) -> Any:
     if not isinstance(program, str):
         raise TypeError("run_workflow: program must be a string")
@@ -109,7 +127,7 @@ def _run_workflow(
     try:
         turns = host.limits.workflow_capability_calls
         budget = host_call_budget(DEFAULT_WORKFLOW_TURNS if turns is None else turns)
-        env = _workflow(host, cache_dir, max_host_calls=budget)
+        env = _workflow(host, cache_dir, max_host_calls=budget, selection=selection)
         result = env.run(program, data=dict(inputs or {}))
     finally:
         if env is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from loop_helpers import (  # noqa: F401
 from ptc_compiler.agent import AgentError, run_outcome
 from ptc_compiler.agent.host import AgentHost
 from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
+from ptc_compiler.agent.providers.request import Message
 from ptc_compiler.agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 
@@ -31,11 +33,11 @@ class _OddFirst(ModelRouter):
         self.odd = odd
         self.sent = 0
 
-    def llm_request(self, arguments: object) -> dict[str, object]:
+    def llm_request(self, arguments: object, history: Sequence[Message] = ()) -> dict[str, object]:
         self.sent += 1
         if self.sent == 1:
             return {"status": "ok", "value": self.odd}
-        return super().llm_request(arguments)
+        return super().llm_request(arguments, history)
 
 
 @pytest.mark.parametrize("odd", ["just text", [1, 2], 7, None])

@@ -80,6 +80,8 @@ def test_owner_namespaces_must_be_the_shipped_sources(monkeypatch: pytest.Monkey
     # A look-alike `llm` (same name, same tool, different code) is refused by source hash.
     fake = tmp_path / "llm.clj"
     fake.write_text('(ns llm)\n(defn request [req] (tool/llm-request (assoc req "x" 1)))\n'
+                    "(defn transcript [] (tool/llm-transcript {}))\n"
+                    "(defn request-appending [t new req] (tool/llm-request req))\n"
                     "(defn error? [r] false)\n")
     monkeypatch.setitem(loop.SHIPPED, "llm", fake)  # type: ignore[arg-type]
     monkeypatch.setattr(loop, "_shipped_hash", lambda ns: "not-" + ns)

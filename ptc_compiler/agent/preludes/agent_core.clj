@@ -4,7 +4,7 @@
   feedback for another turn. The trusted failure reporters are host tools reserved for this
   namespace; everything else goes through the support libraries."
   {:visibility :discoverable
-   :deps [kernel llm result agent.native agent.feedback agent.prompt agent.retry]})
+   :deps [kernel llm result workflow.event agent.native agent.feedback agent.prompt agent.retry]})
 
 ;; ------------------------------------------------------------------ configuration
 
@@ -190,15 +190,34 @@
                              {"role" "user" "content" feedback}]
     :else [{"role" "user" "content" feedback}]))
 
-(defn- build-request [system messages cfg]
-  (merge {"system" system "messages" messages "tools" [agent.native/run-ptc-lisp-tool]}
+(defn- build-request
+  "The model request without its messages: the host holds the transcript (llm/transcript)
+  and the loop sends each message once, as it is appended."
+  [system cfg]
+  (merge {"system" system "tools" [agent.native/run-ptc-lisp-tool]}
          (if (get cfg :model?) {"model" (get cfg :model)} {})))
 
-(defn- check-transcript [request cfg]
-  (let [size (count (json/generate-string request))]
+(defn- messages-chars
+  "The JSON length of each message, summed (each message is encoded once, when it is new)."
+  [messages]
+  (reduce + 0 (map (fn [m] (count (json/generate-string m))) messages)))
+
+(defn- check-transcript
+  "Fails the workflow before the request is sent when the JSON text of the complete
+  prospective request (system, every message, tools, model) is longer than
+  max_transcript_chars. The length is kept incrementally, exactly: the request encoded
+  with no messages, plus the messages already sent, plus the new ones, plus the commas
+  between them. Returns the new messages' length."
+  [request state cfg]
+  (let [frame (count (json/generate-string (assoc request "messages" [])))
+        pending (get state :pending)
+        pending-chars (messages-chars pending)
+        n (+ (get state :sent-count) (count pending))
+        size (+ frame (get state :sent-chars) pending-chars (if (pos? n) (dec n) 0))]
     (when (> size (get cfg :max-transcript))
       (tool/kernel-failure {"code" "runtime_limit_exceeded" "limit" "max_transcript_chars"
-                            "value" (get cfg :max-transcript) "size" size}))))
+                            "value" (get cfg :max-transcript) "size" size}))
+    pending-chars))
 
 ;; ------------------------------------------------------------------ the loop
 
@@ -222,7 +241,7 @@
   (let [turn (get state :turn)
         remaining (agent.retry/remaining turn (get (current-phase state) :max-turns))]
     {:done false
-     :state (merge state {:messages (into (get state :messages) new-messages)
+     :state (merge state {:pending (into (get state :pending) new-messages)
                           :prompt (advance-prompt (get state :prompt) (inc turn) remaining)
                           :turn (inc turn)
                           :agent-turn (inc (get state :agent-turn))})}))
@@ -249,7 +268,7 @@
                                               (get ph :instruction) (get ph :max-turns)
                                               cfg phased?)]
     {:done false
-     :state (merge state {:messages (into (get state :messages) (with-user action-messages text))
+     :state (merge state {:pending (into (get state :pending) (with-user action-messages text))
                           :phase i
                           :turn 0
                           :agent-turn (inc (get state :agent-turn))
@@ -373,16 +392,22 @@
         turn (get state :turn)
         phased? (phase-notice? state)
         system (system-text (get state :prompt) (get ph :mission))
-        request (build-request system (get state :messages) cfg)
-        _ (check-transcript request cfg)
-        action (agent.native/normalize (llm/request request) (get cfg :max-program)
-                                       (get cfg :model))
+        request (build-request system cfg)
+        pending (get state :pending)
+        pending-chars (check-transcript request state cfg)
+        response (llm/request-appending (get state :transcript) pending request)
+        ;; the new messages are now part of the host's transcript
+        state (merge state {:pending [] :sent-chars (+ (get state :sent-chars) pending-chars)
+                            :sent-count (+ (get state :sent-count) (count pending))})
+        action (agent.native/normalize response (get cfg :max-program) (get cfg :model))
         kind (get action :kind)]
-    (kernel/annotate (merge {"turn" (inc (get state :agent-turn)) "kind" (name kind)}
-                            (if (> (count (get cfg :phases)) 1)
-                              {"phase" (inc (get state :phase)) "phase_turn" (inc turn)
-                               "mission" (get ph :mission)}
-                              {})))
+    (workflow.event/annotate
+     "agent-action"
+     (merge {"turn" (inc (get state :agent-turn)) "kind" (name kind)}
+            (if (> (count (get cfg :phases)) 1)
+              {"phase" (inc (get state :phase)) "phase_turn" (inc turn)
+               "mission" (get ph :mission)}
+              {})))
     (cond
       (= kind :provider-failure)
       (done (merge {:status :provider-failure :error (get action :error)}
@@ -424,7 +449,8 @@
         first-message {"role" "user"
                        "content" (agent.feedback/with-notice opening (get first-phase :max-turns)
                                                              cfg (> n 1))}]
-    (loop [state {:cfg cfg :prompts prompts :prompt (first prompts) :messages [first-message]
+    (loop [state {:cfg cfg :prompts prompts :prompt (first prompts) :transcript (llm/transcript)
+                  :pending [first-message] :sent-chars 0 :sent-count 0
                   :phase 0 :turn 0 :agent-turn 0 :closing? false :validate? validate?}]
       (if (>= (get state :turn) (get (current-phase state) :max-turns))
         (get (with-mutation-state (turn-limit "turn-limit-exceeded" cfg) state) :outcome)

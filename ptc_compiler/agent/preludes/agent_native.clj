@@ -54,8 +54,12 @@
       (protocol-error "extra-or-missing-arguments" response {})
       (not (string? program)) (protocol-error "program-not-string" response {})
       (blank? program) (protocol-error "program-empty" response {})
-      (> (count program) max-program)
-      (protocol-error "program-too-large" response {:call call :size (count program)})
+      ;; program_chars: the host kept only a prefix of a response too large for the
+      ;; workflow, and says how long the program was
+      (> (or (get call :program_chars) (count program)) max-program)
+      (protocol-error "program-too-large" response
+                      {:call (dissoc call "program_chars")
+                       :size (or (get call :program_chars) (count program))})
       :else {:kind :tool-call :program program :call call :narration (narration response)})))
 
 (defn normalize

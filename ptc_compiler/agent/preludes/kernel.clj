@@ -1,8 +1,8 @@
 (ns kernel
   "Wrappers over the host's kernel capabilities (agent-design §2): mission evaluation, the
-  mission API text, the result-contract check, terminal-source checks and annotations. The
-  host tools behind them are reserved for this namespace; only the shipped agent preludes
-  are attached next to it."
+  mission API text, the frozen mission inventory, the result-contract check and
+  terminal-source checks. The host tools behind them are reserved for this namespace, which
+  only the trusted workflow attaches (model programs never see it)."
   {:visibility :discoverable})
 
 (defn- unwrap
@@ -27,10 +27,13 @@
   [value-ref]
   (tool/kernel-validate-result {"value_ref" value-ref}))
 
-(defn annotate
-  "Records one agent-action event; never fails the run."
-  [data]
-  (tool/kernel-annotate data))
+(defn mission-inventory
+  "The exact, frozen structured inventory of a mission (the same map on every call of a
+  run): its namespaces and prelude exports, its own capabilities with effects and
+  signatures, the reserved routes, its data keys with structural types (never values) and
+  its numeric limits. The error envelope, as a value, for an unknown mission."
+  [mission]
+  (unwrap (tool/kernel-mission-inventory {"mission" mission})))
 
 (defn check-terminal-source
   "Checks a program without running it: {:outcome \"valid\"} when it is exactly one top-level

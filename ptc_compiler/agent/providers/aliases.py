@@ -26,6 +26,7 @@ from ptc_compiler.agent.providers.failure import ProviderError, ProviderFailure
 from ptc_compiler.agent.providers.openai import OpenAIChatProvider
 from ptc_compiler.agent.providers.replay import ReplayProvider
 from ptc_compiler.agent.providers.request import (
+    Message,
     Request,
     RequestShapeError,
     Response,
@@ -151,9 +152,13 @@ class ModelRouter:
                 usage.output_tokens += response.usage.output
         return replace(response, model=alias.name)
 
-    def llm_request(self, arguments: object) -> dict[str, object]:
+    def llm_request(
+        self, arguments: object, history: Sequence[Message] = ()
+    ) -> dict[str, object]:
         """The `tool/llm-request` capability: request map -> `{status: ok, value}` or envelope.
 
+        `history`: messages the host already holds for this request's transcript; they come
+        before the map's own `messages` (`llm/request-appending`).
         Expected failures come back as data; any other exception (a provider bug, a crashed
         callback) propagates and fails the workflow.
         """
@@ -168,6 +173,8 @@ class ModelRouter:
             return ProviderFailure(
                 "provider_error", "invalid_request", False, str(exc)
             ).to_envelope()
+        if history:
+            request = replace(request, messages=(*history, *request.messages))
         try:
             return {"status": "ok", "value": self.request(request).to_json()}
         except ProviderError as exc:
