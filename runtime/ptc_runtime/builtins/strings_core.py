@@ -31,6 +31,31 @@ def _bounded(text: str) -> str:
 def str_(*xs: object) -> str:
     if len(xs) == 1 and type(xs[0]) is str:
         return xs[0]
+    # strings as they are, other values through one call each; on an error or a total
+    # over the bound, `_checked_str` builds it again, raising what it raises in its order
+    try:
+        parts: list[str] = [x if type(x) is str else _display(x) for x in xs]
+    except PtcError:
+        return _checked_str(xs)
+    if sum(map(len, parts)) > MAX_PRINT_CHARS:
+        return _checked_str(xs)
+    return "".join(parts)
+
+
+def _display(x: object) -> str:
+    """The `str` text of one non-string value (as `_checked_str` builds it)."""
+    t = type(x)
+    if t is float:
+        return format_float(x, readable=False)  # type: ignore[arg-type]
+    if t is int:
+        return format_int(x)  # type: ignore[arg-type]
+    if x is None:
+        return ""
+    return _bounded(print_display(x, MAX_PRINT_CHARS))
+
+
+def _checked_str(xs: tuple[object, ...]) -> str:
+    """`str` checking each part and the total against the bound as it goes."""
     parts: list[str] = []
     for x in xs:  # the common atoms inline, the same text `print_display` gives
         t = type(x)
