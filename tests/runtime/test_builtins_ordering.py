@@ -38,6 +38,11 @@ SORT = [
     ("(sort #(compare %2 %1) [1 3 2])", "[3 2 1]"),
     ('(sort [1 "a"])', "!type_error"),
     ("(sort [##NaN 1])", "!type_error"),
+    ("(sort-by :p > [{:p 1.5} {:p 2} {:p ##NaN} {:p 0.5}])", "!type_error"),
+    (
+        "(sort-by :p > [{:p 1.5} {:p 2} {:p ##Inf} {:p -0.5}])",
+        "[{:p ##Inf} {:p 2} {:p 1.5} {:p -0.5}]",
+    ),
     ("(sort [{:a 1} {:a 2}])", "!type_error"),
     ("(sort nil [1])", "!type_error"),
     ("(sort :up [1])", "!type_error"),

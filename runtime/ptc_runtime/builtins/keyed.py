@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import cmp_to_key
 from itertools import repeat
-from operator import contains, itemgetter
+from operator import contains, itemgetter, ne
 from typing import Any, Final
 
 from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name
@@ -133,7 +133,7 @@ def _fast_key(keys: list[object], who: str) -> object:
     """`_DIRECT`, a list of substitute sort keys, or None when `compare` is needed."""
     types = set(map(type, keys))
     if types <= _NUMBERS:
-        if float in types and any(k != k for k in keys):
+        if float in types and any(map(ne, keys, keys)):  # NaN is the one value != itself
             raise _nan_error(who)
         return _DIRECT
     if len(types) != 1:
