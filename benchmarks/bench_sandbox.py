@@ -2,8 +2,12 @@
 
 * Guard overhead: the same program compiled with and without the step-budget checks
   (`lower(..., guards=False)`), executed directly, on the loop workload (`LOOP_SUM`),
-  the pipeline workload (`THIRTY_LINES` over 500 orders) and a recursive fn (`fib 20`,
-  one check per call). Thread CPU time, medians of interleaved runs. Target: <= 25 %.
+  the pipeline workload (`THIRTY_LINES` over 500 orders), a recursive fn (`fib 20`,
+  one check per call) and nested loops whose inner loop is entered on every outer pass
+  and recurs 0-3 times (`NESTED`: a loop entry is free, so it takes a credit). Thread
+  CPU time, medians of interleaved runs. Target: <= 25 %. Then the cost of one loop
+  entry's credit: `NESTED` guarded with and without the `for t0 in CREDIT: break` pulls
+  (the latter charges every entry a step, as before the credit).
 * Isolated latency: one trivial run on a warm worker pool (median wall time, and CPU
   time per run: the host process plus the worker, read from /proc). Target: <= 5 ms.
   The same in an isolated prelude environment (50-function prelude), plus the one-time
@@ -15,16 +19,22 @@
 
 from __future__ import annotations
 
+import ast
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import CodeType
 from typing import Any
 
 from benchmarks.bench_preludes import prelude_source
 from benchmarks.programs import LOOP_SUM, THIRTY_LINES
 from ptc_compiler import api
+from ptc_compiler.analyzer import AnalysisEnv, analyze
+from ptc_compiler.lower import lower
+from ptc_compiler.lower.ctx import CREDIT
 from ptc_compiler.prelude import Environment
+from ptc_compiler.reader import read
 from ptc_runtime.context import RunContext
 from ptc_runtime.convert import from_host
 from ptc_runtime.executor import execute
@@ -62,6 +72,10 @@ def cpu_ms(fn: Callable[[], object], inner: int) -> float:
 
 
 FIB = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 20)"
+NESTED = (
+    "(loop [i 0 s 0] (if (< i {n}) "
+    "(recur (inc i) (+ s (loop [j 0] (if (< j (mod i 4)) (recur (inc j)) j)))) s))"
+)
 
 
 def guard_overhead(quick: bool) -> dict[str, float]:
@@ -72,6 +86,7 @@ def guard_overhead(quick: bool) -> dict[str, float]:
         ("loop", LOOP_SUM.format(n=n), None, 1),
         ("pipeline", THIRTY_LINES, {"orders": orders(500)}, 20),
         ("recursive fn (fib 20)", FIB, None, 2),
+        ("nested loops (inner 0-3 recurs)", NESTED.format(n=n // 4), None, 1),
     ]
     for name, src, data, inner in cases:
         guarded = _run_code(api.compile(src + " ", guards=True), data)
@@ -86,6 +101,48 @@ def guard_overhead(quick: bool) -> dict[str, float]:
         rows[f"{name}: unguarded, CPU (ms)"] = b
         rows[f"{name}: guard overhead (%)"] = (g - b) / b * 100
     return rows
+
+
+def _without_credits(src: str) -> tuple[CodeType, Mapping[str, str]]:
+    """`src` guarded, but with the loop-entry credit pulls taken out."""
+
+    class Strip(ast.NodeTransformer):
+        def visit_For(self, node: ast.For) -> ast.AST | None:
+            if isinstance(node.iter, ast.Name) and node.iter.id == CREDIT:
+                return None
+            self.generic_visit(node)
+            return node
+
+    lowered = lower(analyze(read(src), AnalysisEnv()))
+    module = ast.fix_missing_locations(Strip().visit(lowered.module))
+    return compile(module, "<ptc>", "exec"), lowered.fn_names
+
+
+def entry_credit_cost(quick: bool) -> dict[str, float]:
+    """ns per loop entry that the credit costs (see the module docstring)."""
+    entries = 50_000 if quick else 200_000
+    repeat = 5 if quick else 21
+    src = NESTED.format(n=entries)
+    program = api.compile(src + " ")
+    code, names = _without_credits(src)
+
+    def run(code: CodeType, names: Mapping[str, str]) -> Callable[[], object]:
+        def once() -> object:
+            ctx = RunContext(max_steps=10**12, deadline=None)
+            out = execute(code, ctx, names)
+            assert out.status == "value", out
+            return out.value
+
+        return once
+
+    credited, charged = run(program.code, program.fn_names), run(code, names)
+    assert credited() == charged()
+    c_runs, o_runs = [], []
+    for _ in range(repeat):
+        c_runs.append(cpu_ms(credited, 1))
+        o_runs.append(cpu_ms(charged, 1))
+    extra_ms = statistics.median(c_runs) - statistics.median(o_runs)
+    return {"loop entry: credit, CPU (ns per entry)": extra_ms * 1e6 / entries}
 
 
 def _worker_cpu(rt: Any) -> float:
@@ -201,6 +258,7 @@ def main(argv: list[str] | None = None) -> None:
     quick = "--quick" in args
     rows = {
         **guard_overhead(quick),
+        **entry_credit_cost(quick),
         **isolated_latency(quick),
         **prelude_latency(quick),
         **throughput(quick),
