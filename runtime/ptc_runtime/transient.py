@@ -28,6 +28,7 @@ the value keeps seeing it unchanged. A container overwritten by a write is relea
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import FunctionType
 from typing import Any, Final
 
 from ptc_runtime.builtins import collections_ as _colls
@@ -151,7 +152,7 @@ def _in_place_update_in(
     t = type(m)
     if t is not dict and t is not PMap:
         return _maps._update_in(who, m, path, _change(fn, args))
-    keys: Sequence[object] = _maps._path(who, path)
+    keys: Sequence[object] = path if type(path) is list and path else _maps._path(who, path)
     if id(m) not in owned:
         m = _adopt(owned, m)
     cur: dict[Any, Any] = m
@@ -187,11 +188,18 @@ def _in_place_update_in(
             return m
         cur = nxt
     k = keys[last]
-    found = find_key(cur, k)
-    if found is NOT_FOUND:
-        cur[to_key(k)] = args[0] if fn is None else fn(None, *args)
-        return m
-    old = cur[found]
+    tk = type(k)
+    old: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
+    if old is not _MISSING:
+        found = k
+    elif tk is Keyword and (old := cur.get(k.name, _MISSING)) is not _MISSING:
+        found = k.name
+    else:
+        found = find_key(cur, k)
+        if found is NOT_FOUND:
+            cur[to_key(k)] = args[0] if fn is None else fn(None, *args)
+            return m
+        old = cur[found]
     if type(old) is dict and id(old) in owned:
         _release(owned, old)  # handed to the update fn, or overwritten
     cur[found] = args[0] if fn is None else fn(old, *args)
@@ -206,7 +214,8 @@ def _change(fn: Callable[..., object] | None, args: tuple[Any, ...]) -> Callable
 
 def t_update_in(owned: Owned, m: Any, path: object, f: Any, *args: Any) -> Any:
     """`(update-in m path f & args)` with owned maps on the path updated in place."""
-    return _in_place_update_in(owned, "update-in", m, path, as_fn(f, "update-in"), args)
+    fn = f if type(f) is FunctionType else as_fn(f, "update-in")  # a fn is its own callable
+    return _in_place_update_in(owned, "update-in", m, path, fn, args)
 
 
 def t_assoc_in(owned: Owned, m: Any, path: object, v: Any) -> Any:
