@@ -78,7 +78,7 @@ def _adopt(owned: Owned, m: object) -> dict[Any, Any]:
 
 def _put(owned: Owned, m: dict[Any, Any], key: object, value: object) -> None:
     """`m[key] = value` on an owned map, releasing an owned container it overwrites."""
-    if len(owned) > 1:  # with only the root owned, no value can be owned
+    if len(owned) > 1:  # with only `m` owned, no value of it can be
         old = m.get(key, _MISSING)
         if type(old) is dict and id(old) in owned and old is not value:
             _release(owned, old)
@@ -94,6 +94,7 @@ def t_assoc(owned: Owned, m: Any, *kvs: Any) -> Any:
         raise PtcError("arity_error", "assoc: expected keys and values in pairs")
     if id(m) not in owned:
         m = _adopt(owned, m)
+    only_m = len(owned) == 1  # then no value of m is owned: plain stores
     for i in range(0, len(kvs), 2):
         k = kvs[i]
         tk = type(k)
@@ -113,7 +114,10 @@ def t_assoc(owned: Owned, m: Any, *kvs: Any) -> Any:
                         k = alt
         elif not ((tk is Keyword or tk is int) and k in m):  # exact key: no search
             k = map_write_key(m, k)
-        _put(owned, m, k, kvs[i + 1])
+        if only_m:
+            m[k] = kvs[i + 1]
+        else:
+            _put(owned, m, k, kvs[i + 1])
     return m
 
 
