@@ -227,9 +227,8 @@ def _compile_uncached_now(
     analyzed = analyze(forms, AnalysisEnv(user_names=user_names, tools=tools))
     try:
         lowered = lower(analyzed, guards=guards)  # includes the AST allow-list check
+        check_restricted(lowered.module)  # RestrictedPython's verdict; the tree is unchanged
         code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
-        # RestrictedPython rewrites the tree it checks: run it on the tree just compiled.
-        check_restricted(lowered.module)
     except GeneratedCodeRejected as exc:
         raise PtcError("internal_error", f"internal compiler error: {exc}") from None
     except RecursionError:

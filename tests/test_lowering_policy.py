@@ -1,9 +1,10 @@
 """The RestrictedPython policy check with its faster traversal gives RestrictedPython's verdict.
 
-`check_restricted` resolves each node class once and leaves out calls of visitors that are
-pure pass-throughs. These tests compare it with RestrictedPython's unmodified transformer:
-same errors, same warnings, same rewritten tree, on generated programs and on code that
-must be rejected.
+`check_restricted` resolves each node class once, leaves out calls of visitors that are
+pure pass-throughs, and runs every other visitor on a detached copy of its node so that the
+checked tree is not rewritten (it is compiled afterwards). These tests compare it with
+RestrictedPython's unmodified transformer: same errors and warnings, on generated programs
+and on code that must be rejected, and the checked tree left exactly as it was.
 """
 
 from __future__ import annotations
@@ -34,26 +35,45 @@ PROGRAMS = [
     "(loop [i 0 acc []] (if (< i 3) (recur (inc i) (conj acc i)) acc))",
     "(let [{:keys [a b] :or {b 2}} {:a 1} [x & xs] [1 2 3]] (str a b x xs))",
     "(for [x [1 2 3] :let [y (* x x)] :when (odd? x) :while (< y 20)] [x y])",
-    "(def once 1) (defonce twice 2) (or (and once nil) twice #\"a+\" *1)",
+    '(def once 1) (defonce twice 2) (or (and once nil) twice #"a+" *1)',
     "(reduce (fn [acc x] (assoc acc x (inc (get acc x 0)))) {} [:a :b :a])",
     "(map (fn [x] (fn [] x)) (range 3))",
 ]
 
 
-def _verdicts(module: ast.Module, checker: type) -> tuple[list[str], list[str], str]:
+def _verdicts(module: ast.Module, checker: type) -> tuple[list[str], list[str]]:
     errors: list[str] = []
     warnings: list[str] = []
-    tree = checker(errors, warnings, {}).visit(module)
-    return errors, warnings, ast.dump(tree, include_attributes=True)
+    checker(errors, warnings, {}).visit(module)
+    return errors, warnings
+
+
+def _dump(module: ast.AST) -> str:
+    return ast.dump(module, include_attributes=True)
 
 
 @pytest.mark.parametrize("source", PROGRAMS)
 def test_generated_programs_get_restrictedpythons_exact_verdict(source: str) -> None:
     module = lower(api.compile(source).ir).module
-    fast = _verdicts(copy.deepcopy(module), _policy_checker())
-    reference = _verdicts(copy.deepcopy(module), RestrictingNodeTransformer)
+    before = _dump(module)
+    fast = _verdicts(module, _policy_checker())
+    assert _dump(module) == before  # checked, not rewritten
+    reference_tree = copy.deepcopy(module)
+    reference = _verdicts(reference_tree, RestrictingNodeTransformer)
     assert fast == reference
     assert fast[0] == []  # and the verdict is: accepted
+
+
+def test_rewrites_land_in_the_copies() -> None:
+    # RestrictedPython itself rewrites this tree (loops and subscripts get guard calls), so
+    # "unchanged" in the tests above is not vacuous: the detached copies absorbed rewrites.
+    module = lower(api.compile(PROGRAMS[3]).ir).module
+    before = _dump(module)
+    reference_tree = copy.deepcopy(module)
+    _verdicts(reference_tree, RestrictingNodeTransformer)
+    assert "_getiter_" in _dump(reference_tree) or "_getitem_" in _dump(reference_tree)
+    check_restricted(module)
+    assert _dump(module) == before
 
 
 class Unknown(ast.expr):
@@ -77,7 +97,9 @@ REJECTED = [
 @pytest.mark.parametrize("source", REJECTED)
 def test_rejections_are_restrictedpythons(source: str) -> None:
     module = ast.parse(source)
-    fast = _verdicts(copy.deepcopy(module), _policy_checker())
+    before = _dump(module)
+    fast = _verdicts(module, _policy_checker())
+    assert _dump(module) == before
     reference = _verdicts(copy.deepcopy(module), RestrictingNodeTransformer)
     assert fast == reference
     assert fast[0], "RestrictedPython rejects this"

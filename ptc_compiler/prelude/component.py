@@ -206,8 +206,9 @@ def source_hash(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _err(code: str, message: str, span: Span | None, ns: str | None, hint: str | None = None
-         ) -> PreludeError:
+def _err(
+    code: str, message: str, span: Span | None, ns: str | None, hint: str | None = None
+) -> PreludeError:
     line = span.line if span is not None and span.line > 0 else None
     col = span.col if span is not None and span.line > 0 else None
     return PreludeError(code, message, component=ns, line=line, column=col, hint=hint)
@@ -218,7 +219,11 @@ def _read(source: str, origin: str) -> tuple[Form, ...]:
         return read(source)
     except PtcError as exc:
         raise PreludeError(
-            exc.code, exc.message, component=origin or None, line=exc.line, column=exc.column,
+            exc.code,
+            exc.message,
+            component=origin or None,
+            line=exc.line,
+            column=exc.column,
             hint=exc.hint,
         ) from None
 
@@ -260,10 +265,10 @@ def parse_header(forms: Sequence[Form], origin: str = "") -> Header:
     ):
         raise _err(
             "missing_namespace",
-            "component source must start with (ns name \"doc\"? {meta}?)",
+            'component source must start with (ns name "doc"? {meta}?)',
             None if first is None else first.span,
             origin or None,
-            hint="put (ns my.library \"What it offers.\") first",
+            hint='put (ns my.library "What it offers.") first',
         )
     items = first.items[1:]
     if not items or type(items[0]) is not Symbol or items[0].ns is not None:
@@ -306,9 +311,7 @@ def parse_header(forms: Sequence[Form], origin: str = "") -> Header:
                     ns,
                 )
     if rest:
-        raise _err(
-            "invalid_namespace", "ns expects (ns name \"doc\"? {meta}?)", rest[0].span, ns
-        )
+        raise _err("invalid_namespace", 'ns expects (ns name "doc"? {meta}?)', rest[0].span, ns)
     if ns in deps:
         raise _err("dependency_cycle", f"{ns} depends on itself", first.span, ns)
     return Header(ns, doc, visibility, tuple(sorted(set(deps))))
@@ -370,8 +373,7 @@ def _parse_def(form: Form, ns: str) -> _Parsed:
     if not (type(form) is ListForm and form.items and type(form.items[0]) is Symbol):
         raise _err(
             "invalid_form",
-            "only (defn ...), (defn- ...) and (def ...) may appear at the top level of a "
-            "component",
+            "only (defn ...), (defn- ...) and (def ...) may appear at the top level of a component",
             form.span,
             ns,
         )
@@ -479,7 +481,11 @@ def compile_component(
             raise
         except PtcError as exc:
             raise PreludeError(
-                exc.code, exc.message, component=ns, line=exc.line, column=exc.column,
+                exc.code,
+                exc.message,
+                component=ns,
+                line=exc.line,
+                column=exc.column,
                 hint=exc.hint,
             ) from None
         defs.append(replace(d, source=_slice(lines, p.form.span)))
@@ -497,14 +503,16 @@ def compile_component(
     module, fn_names = lower_component(meta, nodes)
     meta = replace(meta, fn_names=fn_names)
     try:
+        check_restricted(module)
         code = builtins.compile(module, f"<ptc-prelude:{ns}>", "exec", dont_inherit=True)
-        check_restricted(module)  # the tree was compiled: RestrictedPython may rewrite it
     except GeneratedCodeRejected as exc:
-        raise PreludeError("internal_error", f"internal compiler error: {exc}", component=ns
-                           ) from None
+        raise PreludeError(
+            "internal_error", f"internal compiler error: {exc}", component=ns
+        ) from None
     except RecursionError:
-        raise PreludeError("program_too_complex", "component nests too deeply to compile",
-                           component=ns) from None
+        raise PreludeError(
+            "program_too_complex", "component nests too deeply to compile", component=ns
+        ) from None
     return CompiledComponent(meta, code, module if keep_module else None)
 
 
@@ -537,13 +545,11 @@ def _requires(attrs: Mapping[str, Form], ns: str) -> tuple[str, ...]:
     if form is None:
         return ()
     if type(form) is not VectorForm:
-        raise _err("invalid_requires", ":requires must be a vector of \"tool:name\"", form.span,
-                   ns)
+        raise _err("invalid_requires", ':requires must be a vector of "tool:name"', form.span, ns)
     out = []
     for item in form.items:
         if not (type(item) is Const and isinstance(item.value, str) and _REQUIRE.match(item.value)):
-            raise _err("invalid_requires", ":requires entries look like \"tool:name\"",
-                       item.span, ns)
+            raise _err("invalid_requires", ':requires entries look like "tool:name"', item.span, ns)
         out.append(item.value)
     return tuple(sorted(set(out)))
 
@@ -571,8 +577,7 @@ def _facts(an: Analyzer) -> dict[str, Any]:
 def _function(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
     attrs = _attrs(p, {"signature", "doc", "visibility", "effect", "requires"}, ns)
     if not p.rest or (len(p.rest) == 1 and type(p.rest[0]) is Const):
-        raise _err("invalid_arity", f"expected ({p.head} {p.name} [params] body)", p.form.span,
-                   ns)
+        raise _err("invalid_arity", f"expected ({p.head} {p.name} [params] body)", p.form.span, ns)
     ctx = AnCtx({}, None, False, None, frozenset())
     arities = fn_arities(an, p.rest, {}, ctx, p.form, p.head)
     signature = _string_attr(attrs, "signature", ns)
@@ -606,8 +611,9 @@ def _function(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
 def _constant(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
     attrs = _attrs(p, {"type", "doc", "visibility"}, ns)
     if len(p.rest) != 1:
-        raise _err("invalid_arity", f"expected (def {p.name} \"doc\"? {{meta}}? value)",
-                   p.form.span, ns)
+        raise _err(
+            "invalid_arity", f'expected (def {p.name} "doc"? {{meta}}? value)', p.form.span, ns
+        )
     type_text = _string_attr(attrs, "type", ns)
     canonical = None
     if type_text is not None:
@@ -616,8 +622,9 @@ def _constant(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
         try:
             canonical = render_type(parse_type(type_text))
         except SignatureError as exc:
-            raise _err("invalid_signature", f"{p.name}: {exc.message}", attrs["type"].span, ns
-                       ) from None
+            raise _err(
+                "invalid_signature", f"{p.name}: {exc.message}", attrs["type"].span, ns
+            ) from None
     ctx = AnCtx({}, None, False, None, frozenset())
     value = an.expr(p.rest[0], ctx)
     if an.export_refs:

@@ -216,8 +216,8 @@ class Environment:
         analyzed = analyze(read(source), env)
         try:
             lowered = lower(analyzed)
-            code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
             check_restricted(lowered.module)
+            code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
         except GeneratedCodeRejected as exc:
             raise PtcError("internal_error", f"internal compiler error: {exc}") from None
         except RecursionError:
