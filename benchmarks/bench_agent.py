@@ -1,6 +1,6 @@
 """Agent loop: host overhead per turn, everything except the model call.
 
-    python -m benchmarks.bench_agent [--quick] [--turns N] [--repeat R]
+    python -m benchmarks.bench_agent [--quick] [--turns N] [--repeat R] [--growth]
 
 A recorded run (replay fixtures, recorded once from a scripted model) of N turns: each
 turn the model answers with a different 20-line PTC-Lisp program (a read tool call, two
@@ -15,6 +15,10 @@ measured the same way and subtracted. Reported per turn, median of the repeats:
 
 * amortised: (run - provider) / N, run setup (workflow and mission environments) included;
 * marginal: the same for N turns minus 2 turns, divided by N - 2: the cost of one more turn.
+
+`--growth` compares the amortised cost per turn of 8- and 128-turn runs: the loop sends
+each message to the host once and measures the transcript incrementally, so a long
+transcript should not make a turn dearer.
 
 Target (issue #7): at most 5 ms per turn. Programs are compiled on every turn (each is
 new), as they are for a real model; the agent preludes come from the prelude cache.
@@ -162,6 +166,13 @@ def main(argv: list[str] | None = None) -> None:
     repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else (3 if quick else 9)
     if turns < 3:
         raise SystemExit("--turns must be at least 3")
+    if "--growth" in args:
+        short, long_ = (measure(n, repeat) for n in (8, 128))
+        print(f"agent loop, amortised host CPU per turn, median of {repeat}:")
+        print(f"    8 turns: {short[0]:7.2f} ms   (evaluation {short[2]:.2f} ms)")
+        print(f"  128 turns: {long_[0]:7.2f} ms   (evaluation {long_[2]:.2f} ms)")
+        print(f"  ratio 128/8: {long_[0] / short[0]:.2f}")
+        return
     amortised, marginal, evaluation = measure(turns, repeat)
     lines = len(PROGRAM.splitlines())
     print(f"agent loop, {turns} turns of a {lines}-line program, median of {repeat} "
