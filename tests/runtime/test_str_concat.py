@@ -36,6 +36,10 @@ ATOMS: list[object] = [
     [1, "a"],
     {keyword("a"): 1.5},
     PSet.from_iterable([1]),
+    "abcdef",
+    123456,
+    keyword("abcdefghijklmnop"),
+    ["abcdef", "ghij"],
 ]
 
 
@@ -51,12 +55,17 @@ def test_str_agrees_with_the_checked_concatenation(
     bound: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # with a small bound, parts and totals over it (and huge ints) raise in both
+    # the invariant the fast path relies on, and a scaled-down copy of it for bound 25
+    assert strings_core._FEW * strings_core._SHORT < strings_core.MAX_PRINT_CHARS
     monkeypatch.setattr(strings_core, "MAX_PRINT_CHARS", bound)
+    if bound < 100:
+        monkeypatch.setattr(strings_core, "_FEW", 2)
+        monkeypatch.setattr(strings_core, "_SHORT", 6)
     monkeypatch.setattr(strings_core, "format_int", _limited_format_int)
     rnd = random.Random(bound)
     errors = 0
     for _ in range(3000):
-        xs = tuple(rnd.choice(ATOMS) for _ in range(rnd.randint(0, 5)))
+        xs = tuple(rnd.choice(ATOMS) for _ in range(rnd.randint(0, 7)))
         want = _outcome(_part_by_part, xs)
         assert _outcome(strings_core.str_, xs) == want, xs
         errors += want.startswith("error")

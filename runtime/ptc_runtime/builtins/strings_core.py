@@ -31,15 +31,36 @@ def _bounded(text: str) -> str:
 def str_(*xs: object) -> str:
     if len(xs) == 1 and type(xs[0]) is str:
         return xs[0]
-    # strings as they are, other values through one call each; on an error or a total
-    # over the bound, `_checked_str` builds it again, raising what it raises in its order
+    # the common parts inline; on an error, or a total that might be over the bound,
+    # `_checked_str` builds it again (its text, or what it raises, in its order)
+    parts: list[str] = []
+    append = parts.append
+    long = len(xs) > _FEW  # below: with few short parts the total is far under the bound
     try:
-        parts: list[str] = [x if type(x) is str else _display(x) for x in xs]
+        for x in xs:
+            t = type(x)
+            if t is str:
+                if len(x) > _SHORT:  # type: ignore[arg-type]
+                    long = True
+                append(x)  # type: ignore[arg-type]
+            elif t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3):  # type: ignore[operator]
+                append(repr(x))  # what `format_float` gives in this range, without its checks
+            else:
+                text = _display(x)
+                if len(text) > _SHORT:
+                    long = True
+                append(text)
     except PtcError:
         return _checked_str(xs)
-    if sum(map(len, parts)) > MAX_PRINT_CHARS:
+    if long and sum(map(len, parts)) > MAX_PRINT_CHARS:  # before join allocates
         return _checked_str(xs)
     return "".join(parts)
+
+
+#: `str` sums its parts' lengths only with more than `_FEW` parts or one over `_SHORT`
+#: characters (`_FEW * _SHORT` is far below `MAX_PRINT_CHARS`).
+_FEW: Final = 64
+_SHORT: Final = 8192
 
 
 def _display(x: object) -> str:
