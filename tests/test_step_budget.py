@@ -227,24 +227,40 @@ def ctx_with(max_steps: int) -> tuple[RunContext, Iterator[None], Iterator[None]
 def test_refill_charges_pulls_and_the_step_due() -> None:
     ctx, fuel, credit = ctx_with(10_000)
     pull(fuel, 50)  # the whole first chunk
-    fresh, credit = ctx.refill(fuel, credit)
+    fresh = ctx.refill(fuel, credit)
     assert ctx.steps_used == 51
     pull(fresh, 7)
     ctx.refill(fresh, credit, 0)  # a loop: it takes its step from the next chunk
     assert ctx.steps_used == 58
 
 
-def test_refill_gives_back_the_loop_entries_and_hands_out_fresh_credits() -> None:
+def test_refill_gives_back_the_loop_entries_credited_since_the_last_accounting() -> None:
     ctx, fuel, credit = ctx_with(10_000)
     pull(fuel, 50)
     pull(credit, 3)  # three loop entries: their first passes were among the 50 pulls
-    fresh, new_credit = ctx.refill(fuel, credit)
+    fresh = ctx.refill(fuel, credit)
     assert ctx.steps_used == 50 - 3 + 1
-    assert new_credit is not credit and length_hint(new_credit) == CREDITS
     pull(fresh, 10)
-    pull(new_credit, 2)
-    ctx.settle(fresh, new_credit)
+    pull(credit, 2)  # the same iterator: only the two new credits count now
+    ctx.settle(fresh, credit)
     assert ctx.steps_used == 48 + 10 - 2
+    assert length_hint(credit) == CREDITS - 5
+
+
+def test_credits_are_counted_once_across_runs() -> None:
+    """A linked prelude's module keeps its CREDIT across runs: credits one run accounted
+    are not given back again to the next run."""
+    module_credit = fresh_credit()
+    first, fuel1, _ = ctx_with(10_000)
+    pull(fuel1, 50)
+    pull(module_credit, 4)
+    first.refill(fuel1, module_credit)
+    assert first.steps_used == 50 - 4 + 1
+    second, fuel2, _ = ctx_with(10_000)
+    pull(fuel2, 50)
+    pull(module_credit, 1)
+    second.refill(fuel2, module_credit)
+    assert second.steps_used == 50 - 1 + 1
 
 
 def test_anything_but_a_credit_iterator_credits_nothing() -> None:
@@ -276,7 +292,7 @@ def test_a_loop_entered_at_the_budget_gets_its_free_first_pass() -> None:
     ctx, fuel, credit = ctx_with(50)
     pull(fuel, 50)
     pull(credit, 1)
-    fresh, credit = ctx.refill(fuel, credit, 0)
+    fresh = ctx.refill(fuel, credit, 0)
     assert ctx.steps_used == 49
     pull(fresh, 1)  # the first pass
     assert list(fresh) == []
@@ -287,7 +303,7 @@ def test_a_loop_entered_at_the_budget_gets_its_free_first_pass() -> None:
 def test_a_check_at_the_budget_gets_an_empty_chunk_then_fails() -> None:
     ctx, fuel, credit = ctx_with(51)
     pull(fuel, 50)
-    empty, credit = ctx.refill(fuel, credit)  # the 51st step: still inside the budget
+    empty = ctx.refill(fuel, credit)  # the 51st step: still inside the budget
     assert list(empty) == []
     with pytest.raises(LimitExceeded):
         ctx.refill(empty, credit)

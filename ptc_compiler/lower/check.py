@@ -73,7 +73,7 @@ NAME_SHAPE = re.compile(
 )
 SPECIAL_NAMES = frozenset({FUEL, CREDIT, NS, NSC})
 #: The only `global` declaration generated code makes (see `ctx.fuel_globals`).
-FUEL_GLOBALS = [FUEL, CREDIT]
+FUEL_GLOBALS = [FUEL]
 #: The tables generated code may subscript (always with a constant string key):
 #: a program the user namespace, a component module its own table and its dependencies.
 PROGRAM_TABLES = frozenset({NS, NSC})
@@ -146,7 +146,7 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
             _check_name(node.arg, specials)  # type: ignore[attr-defined]
         elif kind is ast.Global:
             if node.names != FUEL_GLOBALS:  # type: ignore[attr-defined]
-                raise GeneratedCodeRejected("only FUEL and CREDIT may be declared global")
+                raise GeneratedCodeRejected("only FUEL may be declared global")
         elif kind is ast.Subscript:
             target = node.value  # type: ignore[attr-defined]
             key = node.slice  # type: ignore[attr-defined]

@@ -136,21 +136,21 @@ PULL = "t0"
 
 
 def fuel_globals() -> ast.Global:
-    """`global FUEL, CREDIT`: first in every generated function (a refill rebinds both)."""
-    return ast.Global([FUEL, CREDIT])
+    """`global FUEL`: first in every generated function (a refill rebinds it; `CREDIT` is
+    only ever read)."""
+    return ast.Global([FUEL])
 
 
 def _pull(body: list[ast.stmt], due: int) -> ast.For:
-    """`for t0 in FUEL: <body>` with `else: FUEL, CREDIT = rt_refill(FUEL, CREDIT[, due])`."""
+    """`for t0 in FUEL: <body>` with `else: FUEL = rt_refill(FUEL, CREDIT[, due])`."""
     args: list[ast.expr] = [load(FUEL), load(CREDIT)]
     if due != 1:
         args.append(ast.Constant(due))
-    target = ast.Tuple([store(FUEL), store(CREDIT)], STORE)
     return ast.For(
         target=store(PULL),
         iter=load(FUEL),
         body=body,
-        orelse=[ast.Assign([target], helper("refill", *args))],
+        orelse=[assign(FUEL, helper("refill", *args))],
     )
 
 
@@ -166,7 +166,7 @@ def fuel_check() -> list[ast.stmt]:
 def fuel_loop(body: list[ast.stmt], *, breaks: bool, entry_free: bool) -> list[ast.stmt]:
     """A `loop`/`recur` body driven by the fuel iterator: one pull per pass.
 
-    `while True: for t0 in FUEL: <body> / else: FUEL, CREDIT = rt_refill(FUEL, CREDIT, 0)`.
+    `while True: for t0 in FUEL: <body> / else: FUEL = rt_refill(FUEL, CREDIT, 0)`.
     A `recur` is a plain `continue` (the pull is the step), so a back-edge costs one
     `FOR_ITER` and no integer arithmetic. When the chunk runs out (or a call in the body
     refilled, leaving this `for` with an old, empty chunk), the refill charges what was

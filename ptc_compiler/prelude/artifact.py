@@ -64,6 +64,9 @@ def runtime_abi() -> str:
 
     names = sorted(HELPERS) + sorted(f"{s.py_name}={s.name}" for s in BUILTINS.values())
     names += [f"global {name}" for name in FUEL_GLOBALS]
+    # The step-budget protocol: a refill takes the module's credit iterator and returns
+    # only the next fuel chunk (an artifact built for another protocol must not load).
+    names.append("FUEL = rt_refill(FUEL, CREDIT[, due])")
     return hashlib.sha256("\n".join(names).encode()).hexdigest()[:32]
 
 
@@ -119,8 +122,11 @@ class Artifact:
         """The component's code object; only after every check passed."""
         problem = self.version_problem()
         if problem is not None:
-            raise PreludeError("artifact_version", f"cannot load {self.path or self.ns}: {problem}",
-                               component=self.ns)
+            raise PreludeError(
+                "artifact_version",
+                f"cannot load {self.path or self.ns}: {problem}",
+                component=self.ns,
+            )
         try:
             code = marshal.loads(self.payload)
         except (ValueError, EOFError, TypeError):

@@ -25,10 +25,16 @@ DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_TIMEOUT_MS = 1_000
 DEFAULT_MAX_OUTPUT_BYTES = 1_000_000
 DEFAULT_PRINT_LINE_CHARS = 2_000
-#: Steps handed to generated code between checks of the budget, deadline and cancel token.
-FUEL_CHUNK = 1_000
+#: Steps handed to generated code between checks of the budget, deadline and cancel token
+#: (at most; see `charge` for how the chunk adapts). A refill costs about a microsecond, so
+#: in a tight loop (tens of ns a pass) this size keeps it near a quarter of a ns per pass.
+FUEL_CHUNK = 4_000
 #: A chunk that took longer than this makes the next one smaller (see `charge`).
 SLOW_CHUNK_S = 0.01
+#: Only a chunk that took less than this lets the next one grow: a full chunk is handed
+#: out only while passes are cheap (under ~0.25 us each at full size), so it lasts about
+#: a millisecond and the deadline is checked that often.
+FAST_CHUNK_S = 0.001
 
 #: What generated code pulls a step from. Fuel is a countdown *iterator*
 #: (`itertools.repeat(None, n)`), not an integer: one step is one pull, which CPython
@@ -42,11 +48,19 @@ Fuel = Iterator[None]
 #: for the first pass too, which decision 1 does not charge (only the back-edges cost):
 #: a `loop` entry first takes a credit, `for t0 in CREDIT: break`, and the runtime gives
 #: the credits taken back when it accounts the pulled steps (`refill`, `settle`). A credit
-#: iterator starts at `CREDITS` and never runs out; every refill hands out a fresh one, so
-#: what was taken is `CREDITS - length_hint(credit)`, with no table to keep.
+#: iterator starts at `CREDITS` and never runs out; it stays the module's `CREDIT` for
+#: good (generated code never rebinds it, so it needs no `global` declaration, and a refill
+#: is a plain `FUEL = rt_refill(FUEL, CREDIT)`). How far each one had been taken at its last
+#: accounting is kept here, process-wide, because a linked prelude's module (and so its
+#: `CREDIT`) serves many runs: credits taken are counted once, by whichever run accounts them.
 Credit = Iterator[None]
 CREDITS = sys.maxsize
 _REPEAT = type(repeat(None, 0))
+#: `itertools.repeat`'s own length method: what `operator.length_hint` ends up calling,
+#: without its generic lookup (a refill runs every chunk of a tight loop).
+_left = _REPEAT.__length_hint__
+_credit_seen: dict[int, tuple[Credit, int]] = {}
+_credit_lock = threading.Lock()
 
 
 def fresh_credit() -> Credit:
@@ -54,12 +68,22 @@ def fresh_credit() -> Credit:
     return repeat(None, CREDITS)
 
 
-def credits_taken(credit: object) -> int:
-    """The loop entries credited on `credit` since it was handed out (0 for anything but
-    a credit iterator: generated code never passes one, and it must not lower a charge)."""
+def credits_taken(credit: object, *, retire: bool = False) -> int:
+    """The loop entries credited on `credit` since its last accounting (0 for anything but
+    a credit iterator: generated code never passes one, and it must not lower a charge).
+    `retire`: the iterator goes out of use (its module's run ended); forget it."""
     if type(credit) is not _REPEAT:
         return 0
-    return CREDITS - length_hint(credit)
+    key = id(credit)
+    with _credit_lock:  # parallel workers and concurrent runs share prelude modules
+        now = _left(credit)
+        seen = _credit_seen.get(key)
+        before = seen[1] if seen is not None and seen[0] is credit else CREDITS
+        if retire:
+            _credit_seen.pop(key, None)
+        else:
+            _credit_seen[key] = (credit, now)
+    return before - now
 
 
 def idle_fuel() -> Fuel:
@@ -156,9 +180,9 @@ class RunContext:
         spent = given - length_hint(fuel)
         return spent if spent > 0 else 0
 
-    def refill(self, fuel: Fuel, credit: Credit, due: int = 1) -> tuple[Fuel, Credit]:
+    def refill(self, fuel: Fuel, credit: Credit, due: int = 1) -> Fuel:
         """A pull found its chunk empty: account, check the limits, hand out a new chunk
-        and a fresh credit iterator (generated code: `FUEL, CREDIT = rt_refill(...)`).
+        (generated code: `FUEL = rt_refill(FUEL, CREDIT[, due])`).
 
         `fuel` is the global `FUEL` now (the pull may have been from an older chunk a `loop`
         still held, if a call in its body refilled meanwhile): its pulled steps are
@@ -176,8 +200,9 @@ class RunContext:
         out = self.fuel_out
         entry = out.pop(id(fuel), None)
         given = entry[1] if entry is not None and entry[0] is fuel else FUEL_CHUNK
-        spent = given - length_hint(fuel)
-        used = self.steps_used + (spent if spent > 0 else 0) + due - credits_taken(credit)
+        spent = given - (_left(fuel) if type(fuel) is _REPEAT else length_hint(fuel))
+        credited = credits_taken(credit) if type(credit) is _REPEAT else 0
+        used = self.steps_used + (spent if spent > 0 else 0) + due - credited
         self.steps_used = used
         left = self.max_steps - used
         if left < 0 or (left == 0 and due == 0):  # over, or a loop's next pass would be
@@ -187,34 +212,36 @@ class RunContext:
         now = time.monotonic()
         self.check_time(now)
         chunk = self.chunk
-        if now - self.last_refuel > SLOW_CHUNK_S:
+        took = now - self.last_refuel
+        if took > SLOW_CHUNK_S:
             chunk = self.chunk = max(1, chunk // 8)
-        elif chunk < FUEL_CHUNK:
+        elif chunk < FUEL_CHUNK and took < FAST_CHUNK_S:
             chunk = self.chunk = min(FUEL_CHUNK, chunk * 2)
         self.last_refuel = now
         n = chunk if chunk < left else left
         fuel = repeat(None, n)
         out[id(fuel)] = (fuel, n)
-        return fuel, repeat(None, CREDITS)
+        return fuel
 
     def settle(self, fuel: object, credit: object) -> None:
         """At the end of a run: count the steps pulled from its last chunk, less the loop
-        entries credited since that chunk was handed out (never raises).
+        entries credited since the last accounting (never raises).
 
         A chunk this run no longer knows (a refill took it and failed) was accounted there,
         and so were the credits on `credit`.
         """
+        credited = credits_taken(credit, retire=True)
         entry = self.fuel_out.get(id(fuel))
         if entry is not None and entry[0] is fuel:
-            self.steps_used += self._spent(entry[0]) - credits_taken(credit)
+            self.steps_used += self._spent(entry[0]) - credited
 
     def charge(self, steps: int) -> int:
         """Account `steps` and check deadline and cancel; return the next fuel chunk.
 
         The chunk adapts: when the last one took longer than `SLOW_CHUNK_S` (expensive
-        iterations, e.g. each allocating a big vector), the next is smaller, so the
-        deadline and cancel token are checked within about one slow iteration; cheap
-        loops get the full `FUEL_CHUNK` back.
+        iterations, e.g. each allocating a big vector), the next is 8 times smaller, so the
+        deadline and cancel token are checked within about one slow iteration; when it took
+        less than `FAST_CHUNK_S`, the next doubles, up to `FUEL_CHUNK`.
         """
         self.steps_used += steps
         if self.steps_used > self.max_steps:
@@ -222,9 +249,10 @@ class RunContext:
         now = time.monotonic()
         self.check_time(now)
         chunk = self.chunk
-        if now - self.last_refuel > SLOW_CHUNK_S:
+        took = now - self.last_refuel
+        if took > SLOW_CHUNK_S:
             chunk = max(1, chunk // 8)
-        elif chunk < FUEL_CHUNK:
+        elif chunk < FUEL_CHUNK and took < FAST_CHUNK_S:
             chunk = min(FUEL_CHUNK, chunk * 2)
         self.chunk = chunk
         self.last_refuel = now

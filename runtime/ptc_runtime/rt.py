@@ -34,11 +34,9 @@ _MISSING: Final = object()
 _PLAIN_CALLABLES: Final = (FunctionType, BuiltinFunctionType)
 
 
-def refill(
-    fuel: context.Fuel, credit: context.Credit, due: int = 1
-) -> tuple[context.Fuel, context.Credit]:
-    """A pull found the fuel chunk empty: account, check limits, hand out the next chunk
-    (and a fresh loop-entry credit iterator)."""
+def refill(fuel: context.Fuel, credit: context.Credit, due: int = 1) -> context.Fuel:
+    """A pull found the fuel chunk empty: account (less the loop entries credited on the
+    module's `credit`), check limits, hand out the next chunk."""
     return context.current().refill(fuel, credit, due)
 
 

@@ -69,9 +69,7 @@ def run_component(code: CodeType, table: dict[str, object], deps: Mapping[str, o
     g["__builtins__"] = {}
     g["PNS"] = table
     g["PDEP"] = dict(deps)
-    ctx = context.RunContext(
-        max_steps=CONSTANT_STEPS, deadline=time.monotonic() + CONSTANT_SECONDS
-    )
+    ctx = context.RunContext(max_steps=CONSTANT_STEPS, deadline=time.monotonic() + CONSTANT_SECONDS)
     g["FUEL"] = ctx.first_fuel()
     g["CREDIT"] = context.fresh_credit()
     token = context.install(ctx)
@@ -82,7 +80,8 @@ def run_component(code: CodeType, table: dict[str, object], deps: Mapping[str, o
         context.uninstall(token)
     # Export calls later refill from whichever run calls them (see docs/preludes.md).
     g["FUEL"] = context.idle_fuel()
-    g["CREDIT"] = context.fresh_credit()  # credits pair with the chunk they were taken on
+    context.credits_taken(g["CREDIT"], retire=True)  # the constants' credits end with them
+    g["CREDIT"] = context.fresh_credit()
 
 
 # ---------------------------------------------------------------- introspection
