@@ -79,6 +79,15 @@ MAX_VIOLATIONS: Final = 8
 RESERVED_PREFIXES: Final = ("kernel-", "runtime-", "cap-")
 RESERVED_NAMES: Final = frozenset({"workflow-annotate"})
 ROUTE_DOC_CHARS: Final = 1000
+#: The remedy of a truncation, by what bound the output cap (seed 001).
+TRUNCATION_REMEDIES: Final[Mapping[str, str]] = {
+    "configured": "raise max_tokens in the host's model configuration for this alias",
+    "adapter_default": "set max_tokens in the host's model configuration for this alias "
+    "(the adapter's default bound the request)",
+    "model_output_limit": "choose a model with a larger output limit",
+    "remaining_context": "choose a model with a larger context, or reduce the requested "
+    "output or the retained transcript",
+}
 #: Annotation types the host emits itself; workflow code cannot forge them.
 HOST_EVENT_TYPES: Final = frozenset({"run-started", "run-stopped", "evaluation"})
 ANNOTATION_TYPE: Final = re.compile(r"[a-z][a-z0-9-]{0,63}")
@@ -500,6 +509,9 @@ class AgentHost:
         self.protocol_errors = 0
         self.evaluations = 0
         self.provider_failures: list[dict[str, Any]] = []
+        #: (alias, max_tokens, bindings) of every truncated response an adapter stated its
+        #: cap for: a `model_output_truncated` report may cite only these
+        self._output_caps: list[tuple[Any, Any, tuple[Any, ...]]] = []
         #: host failures recorded by evaluations (anti-forgery for `capability_unavailable`)
         self.host_failures: list[str] = []
         self.failure: AgentError | None = None
@@ -587,6 +599,12 @@ class AgentHost:
             return envelope
         value = envelope["value"]
         if isinstance(value, dict):
+            limit = value.get("output_limit")
+            if value.get("finish_reason") == "length" and isinstance(limit, dict):
+                with self._lock:  # what a truncation report may cite (`report_failure`)
+                    self._output_caps.append(
+                        (value.get("model"), limit.get("value"), tuple(limit.get("bindings", ())))
+                    )
             value = fit_response(value, self.response_bytes)
         return {"status": "ok", "value": value}
 
@@ -980,6 +998,8 @@ class AgentHost:
                     "limit": "subordinate_evaluations",
                     "value": self.limits.subordinate_evaluations,
                 }
+        if code == "model_output_truncated":
+            payload = self._truncation(payload)
         if code == "capability_unavailable":
             reason = payload.get("reason")
             if reason not in self.host_failures:  # only a failure an evaluation recorded
@@ -998,6 +1018,23 @@ class AgentHost:
                 if env.get(k) is not None
             }
         self._fail(code, _message(code, payload), payload)
+
+    def _truncation(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """The facts of a `model_output_truncated` report: the alias, and the cap with its
+        bindings only when an adapter stated exactly that cap on a truncated response of
+        that alias in this run; unprovable cap metadata is left out (seed 001)."""
+        alias = payload.get("alias")
+        out: dict[str, Any] = {"alias": alias}
+        cap = payload.get("max_tokens")
+        raw = payload.get("bindings")
+        bindings = tuple(raw) if isinstance(raw, Sequence) and not isinstance(raw, str) else ()
+        with self._lock:
+            recorded = (alias, cap, bindings) in self._output_caps
+        if recorded:
+            out["max_tokens"] = cap
+            out["bindings"] = list(bindings)
+            out["remedy"] = [TRUNCATION_REMEDIES[b] for b in bindings]
+        return out
 
     def _fail(self, code: str, message: str, details: Mapping[str, Any]) -> None:
         self.failure = AgentError(code, message, details)
@@ -1105,5 +1142,12 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
             why = "a capability's input could not be validated, so it was not called"
         return f"{p.get('kind')}/{p.get('reason')}: {why}"
     if code == "model_output_truncated":
-        return f"model output truncated without a usable action (model {p.get('alias')})"
+        head = f"model output truncated without a usable action (model {p.get('alias')})"
+        if "max_tokens" not in p:
+            return head
+        return (
+            f"{head}; the request's max_tokens cap was {p['max_tokens']}, bound by "
+            f"{', '.join(p['bindings'])} (request metadata: the provider may enforce a lower "
+            f"ceiling); {'; or '.join(p['remedy'])}"
+        )
     return code

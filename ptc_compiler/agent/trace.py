@@ -187,6 +187,12 @@ def stopped_from_error(code: str, details: Mapping[str, Any]) -> dict[str, Any]:
         data["provider_kind"] = details.get("kind")
         data["provider_reason"] = details.get("reason")
         data["model"] = details.get("model")
+    if code == "model_output_truncated":
+        data["model"] = details.get("alias")
+        if "max_tokens" in details:  # only a cap the adapter stated
+            data["limit"] = "max_tokens"
+            data["limit_value"] = details.get("max_tokens")
+            data["limit_bindings"] = ",".join(str(b) for b in details.get("bindings") or ())
     if code == "result_contract_failed":
         data["limit"] = "agent_turns"
         data["limit_value"] = details.get("agent_turns")

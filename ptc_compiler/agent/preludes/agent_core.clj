@@ -413,8 +413,15 @@
       (done (merge {:status :provider-failure :error (get action :error)}
                    (if (get action :model) {:model (get action :model)} {})))
 
+      ;; terminal, and not a protocol error: no turn could undo a cut response. The cap
+      ;; goes with it only when the adapter stated it (the host checks it was recorded)
       (= kind :truncated)
-      (tool/kernel-failure {"code" "model_output_truncated" "alias" (get action :model)})
+      (let [limit (get action :output-limit)]
+        (tool/kernel-failure (merge {"code" "model_output_truncated" "alias" (get action :model)}
+                                    (if limit
+                                      {"max_tokens" (get limit :value)
+                                       "bindings" (get limit :bindings)}
+                                      {}))))
 
       (= kind :protocol-error)
       (let [remaining (agent.retry/remaining turn (get ph :max-turns))

@@ -62,6 +62,32 @@
                        :size (or (get call :program_chars) (count program))})
       :else {:kind :tool-call :program program :call call :narration (narration response)})))
 
+(def output-limit-bindings
+  "What may bind an output cap, in canonical order (seed 001)."
+  ["configured" "adapter_default" "model_output_limit" "remaining_context"])
+
+(defn- ordered-bindings?
+  "A non-empty vector of distinct binding names in canonical order."
+  [bindings]
+  (and (vector? bindings) (seq bindings)
+       (loop [bs bindings known output-limit-bindings]
+         (cond (empty? bs) true
+               (empty? known) false
+               (= (first bs) (first known)) (recur (rest bs) (rest known))
+               :else (recur bs (rest known))))))
+
+(defn output-limit
+  "A response's output_limit when it is well-formed (exactly name max_tokens, a positive
+  integer value and ordered bindings), else nil: cap metadata that cannot be stated exactly
+  is left out, and the truncation stays terminal."
+  [response]
+  (let [limit (get response :output_limit)]
+    (when (and (map? limit) (= 3 (count limit))
+               (= "max_tokens" (get limit :name))
+               (integer? (get limit :value)) (pos? (get limit :value))
+               (ordered-bindings? (get limit :bindings)))
+      limit)))
+
 (defn normalize
   "llm/request result -> action: :tool-call, :protocol-error, :truncated or :provider-failure.
   model is the configured alias (nil when none was configured)."
@@ -75,5 +101,6 @@
     (let [action (check-call response max-program)]
       (if (and (= :protocol-error (get action :kind))
                (= "length" (get response :finish_reason)))
-        {:kind :truncated :model (or (get response :model) model)}
+        {:kind :truncated :model (or (get response :model) model)
+         :output-limit (output-limit response)}
         action))))

@@ -214,7 +214,9 @@ def router_from_config(
 
     `{"aliases": {name: {"adapter": "openai" | "anthropic" | "replay", "model": id,
     "base_url"?, "api_key"?, "api_key_env"?, "max_tokens"?, "temperature"?, "timeout"?,
-    "max_calls"?, "default"?, ...adapter options}}}`. `factories` adds or replaces adapters.
+    "max_calls"?, "default"?, "model_output_limit"? (catalog metadata: the model's output-token
+    limit, which lowers the `max_tokens` an HTTP adapter sends), ...adapter options}}}`.
+    `factories` adds or replaces adapters.
     """
     env = os.environ if environ is None else environ
     table: dict[str, Factory] = {**FACTORIES, **(factories or {})}
@@ -268,6 +270,17 @@ def _opt(entry: Mapping[str, Any], key: str, kind: type, alias: object) -> Any:
     return kind(value)
 
 
+def _output_limit(entry: Mapping[str, Any]) -> int | None:
+    """The entry's catalog `model_output_limit`: a positive integer, or None."""
+    value = entry.get("model_output_limit")
+    if value is not None and (type(value) is not int or value < 1):
+        raise AliasConfigError(
+            f"alias of model {str(entry.get('model'))[:64]!r}: model_output_limit must be a "
+            "positive integer"
+        )
+    return value
+
+
 def _model(entry: Mapping[str, Any]) -> str:
     model = entry.get("model")
     if not isinstance(model, str) or not model:
@@ -281,6 +294,7 @@ def _openai(entry: Mapping[str, Any], env: Mapping[str, str]) -> Provider:
         base_url=str(entry.get("base_url", "https://api.openai.com/v1")),
         api_key=api_key(entry, env, "openai"),
         tool_choice="required" if entry.get("tool_choice") == "required" else "auto",
+        model_output_limit=_output_limit(entry),
     )
 
 
@@ -290,6 +304,7 @@ def _anthropic(entry: Mapping[str, Any], env: Mapping[str, str]) -> Provider:
         base_url=str(entry.get("base_url", "https://api.anthropic.com")),
         api_key=api_key(entry, env, "anthropic"),
         version=str(entry.get("anthropic_version", "2023-06-01")),
+        model_output_limit=_output_limit(entry),
     )
 
 

@@ -10,6 +10,7 @@ one role must be merged into one message (e.g. a tool result followed by a user 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 from ptc_compiler.agent.providers.failure import provider_error
@@ -19,7 +20,15 @@ from ptc_compiler.agent.providers.http import (
     error_message,
     post_json,
 )
-from ptc_compiler.agent.providers.request import Message, Request, Response, ToolCall, Usage
+from ptc_compiler.agent.providers.request import (
+    Message,
+    OutputLimit,
+    Request,
+    Response,
+    ToolCall,
+    Usage,
+    effective_output_limit,
+)
 
 DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
 DEFAULT_VERSION: Final = "2023-06-01"
@@ -43,6 +52,7 @@ class AnthropicProvider:
         default_max_tokens: int = DEFAULT_MAX_TOKENS,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         extra_headers: Mapping[str, str] | None = None,
+        model_output_limit: int | None = None,
     ) -> None:
         headers = {**(extra_headers or {}), "anthropic-version": version}
         if api_key:
@@ -51,6 +61,8 @@ class AnthropicProvider:
         self.model = model
         self.default_max_tokens = default_max_tokens
         self.max_response_bytes = max_response_bytes
+        #: the model's output-token limit from catalog metadata the host supplies, if any
+        self.model_output_limit = model_output_limit
 
     def request(self, request: Request) -> Response:
         body = post_json(
@@ -61,7 +73,25 @@ class AnthropicProvider:
             max_response_bytes=self.max_response_bytes,
             message_of=error_message,
         )
-        return parse_message(body)
+        response = parse_message(body)
+        if response.finish_reason == "length":
+            response = replace(response, output_limit=self.output_limit(request))
+        return response
+
+    def output_limit(self, request: Request) -> OutputLimit:
+        """The `max_tokens` this adapter sends for `request`, and what bound it: the
+        installation's value, else the adapter default (the API requires one), lowered by a
+        catalog `model_output_limit` when the host supplies one."""
+        configured = request.max_tokens or None  # 0 is "not configured", as before
+        cap = effective_output_limit(
+            {
+                "configured": configured,
+                "adapter_default": None if configured else self.default_max_tokens,
+                "model_output_limit": self.model_output_limit,
+            }
+        )
+        assert cap is not None  # the configured value or the adapter default is always there
+        return cap
 
     def close(self) -> None:
         """Nothing pooled: each request opens and closes its own connection."""
@@ -71,7 +101,7 @@ class AnthropicProvider:
         system += [m.content for m in request.messages if m.role == "system"]
         body: dict[str, Any] = {
             "model": self.model,
-            "max_tokens": request.max_tokens or self.default_max_tokens,
+            "max_tokens": self.output_limit(request).value,
             "messages": wire_messages(request.messages),
         }
         if system:

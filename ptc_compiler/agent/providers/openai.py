@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Final, Literal
 
 from ptc_compiler.agent.providers.failure import provider_error
@@ -20,10 +21,12 @@ from ptc_compiler.agent.providers.http import (
 )
 from ptc_compiler.agent.providers.request import (
     Message,
+    OutputLimit,
     Request,
     Response,
     ToolCall,
     Usage,
+    effective_output_limit,
     parse_args,
 )
 
@@ -41,6 +44,7 @@ class OpenAIChatProvider:
         tool_choice: Literal["auto", "required"] = "auto",
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         extra_headers: Mapping[str, str] | None = None,
+        model_output_limit: int | None = None,
     ) -> None:
         headers = dict(extra_headers or {})
         if api_key:
@@ -49,6 +53,8 @@ class OpenAIChatProvider:
         self.model = model
         self.tool_choice = tool_choice
         self.max_response_bytes = max_response_bytes
+        #: the model's output-token limit from catalog metadata the host supplies, if any
+        self.model_output_limit = model_output_limit
 
     def request(self, request: Request) -> Response:
         body = post_json(
@@ -59,7 +65,23 @@ class OpenAIChatProvider:
             max_response_bytes=self.max_response_bytes,
             message_of=error_message,
         )
-        return parse_completion(body)
+        response = parse_completion(body)
+        cap = self.output_limit(request)
+        if response.finish_reason == "length" and cap is not None:
+            response = replace(response, output_limit=cap)
+        return response
+
+    def output_limit(self, request: Request) -> OutputLimit | None:
+        """The `max_tokens` this adapter sends for `request`, and what bound it.
+
+        The API needs no cap, so none is sent (and none can be stated) unless the host
+        installation configured one; a catalog `model_output_limit` below it lowers it.
+        """
+        if request.max_tokens is None:
+            return None
+        return effective_output_limit(
+            {"configured": request.max_tokens, "model_output_limit": self.model_output_limit}
+        )
 
     def close(self) -> None:
         """Nothing pooled: each request opens and closes its own connection."""
@@ -83,8 +105,9 @@ class OpenAIChatProvider:
                 for t in request.tools
             ]
             body["tool_choice"] = self.tool_choice
-        if request.max_tokens is not None:
-            body["max_tokens"] = request.max_tokens
+        cap = self.output_limit(request)
+        if cap is not None:
+            body["max_tokens"] = cap.value
         if request.temperature is not None:
             body["temperature"] = request.temperature
         return body

@@ -2,9 +2,10 @@
 
 JSON shapes follow the `llm-request` capability of agent-design §2.2 and seed 001
 ("Provider-neutral requests"): a request is `{system?, messages, tools?, model?}`; a response
-is `{content, tool_calls?, tokens?, finish_reason?, model?}` with tool calls `{id, name, args,
-args_error?}`. Sampling (`max_tokens`, `temperature`) and `timeout` are host-owned: they ride on
-the dataclass, filled from the alias, and are deliberately outside the replay hash.
+is `{content, tool_calls?, tokens?, finish_reason?, output_limit?, model?}` with tool calls
+`{id, name, args, args_error?}`. Sampling (`max_tokens`, `temperature`) and `timeout` are
+host-owned: they ride on the dataclass, filled from the alias, and are deliberately outside the
+replay hash.
 """
 
 from __future__ import annotations
@@ -127,6 +128,64 @@ class Usage:
         return out
 
 
+#: The closed, canonically ordered vocabulary of what bound an output cap (seed 001,
+#: "Provider-reported output truncation"): the host installation's `max_tokens`, the
+#: adapter's own default, the model's catalog output limit, the context left after the input.
+OUTPUT_LIMIT_BINDINGS: Final = ("configured", "adapter_default", "model_output_limit",
+                                "remaining_context")
+
+
+@dataclass(frozen=True, slots=True)
+class OutputLimit:
+    """The effective `max_tokens` an adapter sent, and every constraint that set it.
+
+    Request metadata only: it states the cap the adapter put in the wire request, never the
+    provider's internal ceiling (a provider may silently enforce a lower one). `bindings` is
+    a non-empty subset of `OUTPUT_LIMIT_BINDINGS` in that order; ties are all kept.
+    """
+
+    value: int
+    bindings: tuple[str, ...]
+    name: str = "max_tokens"
+
+    def __post_init__(self) -> None:
+        if self.name != "max_tokens":
+            raise RequestShapeError("output_limit.name must be \"max_tokens\"")
+        if isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1:
+            raise RequestShapeError("output_limit.value must be a positive integer")
+        order = [OUTPUT_LIMIT_BINDINGS.index(b) if b in OUTPUT_LIMIT_BINDINGS else -1
+                 for b in self.bindings]
+        if not order or -1 in order or order != sorted(set(order)):
+            raise RequestShapeError(
+                "output_limit.bindings must be a non-empty, ordered subset of "
+                + ", ".join(OUTPUT_LIMIT_BINDINGS)
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "value": self.value, "bindings": list(self.bindings)}
+
+
+def effective_output_limit(candidates: Mapping[str, int | None]) -> OutputLimit | None:
+    """The effective cap of `candidates` (binding name -> its value, None = not in force):
+    the smallest value, bound by every candidate that has it. None when none is in force."""
+    present = {k: v for k, v in candidates.items() if v is not None}
+    if not present:
+        return None
+    value = min(present.values())
+    return OutputLimit(value, tuple(b for b in OUTPUT_LIMIT_BINDINGS if present.get(b) == value))
+
+
+def output_limit_from_json(value: object) -> OutputLimit:
+    """`{name, value, bindings}` exactly -> `OutputLimit`; anything else is refused."""
+    obj = _obj(value, "output_limit")
+    if set(obj) != {"name", "value", "bindings"}:
+        raise RequestShapeError("output_limit must have exactly name, value and bindings")
+    bindings = obj["bindings"]
+    if not isinstance(bindings, list) or not all(isinstance(b, str) for b in bindings):
+        raise RequestShapeError("output_limit.bindings must be an array of strings")
+    return OutputLimit(obj["value"], tuple(bindings), obj["name"])
+
+
 @dataclass(frozen=True, slots=True)
 class Response:
     """A successful model turn. `finish_reason` is normalized: stop, length, tool_calls, ..."""
@@ -136,6 +195,8 @@ class Response:
     usage: Usage | None = None
     finish_reason: str | None = None
     model: str | None = None  # set by the router to the resolved alias
+    #: on a `length` response: the cap the adapter sent, when it can state it exactly
+    output_limit: OutputLimit | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"content": self.content}
@@ -145,6 +206,8 @@ class Response:
             out["tokens"] = self.usage.to_json()
         if self.finish_reason is not None:
             out["finish_reason"] = self.finish_reason
+        if self.output_limit is not None:
+            out["output_limit"] = self.output_limit.to_json()
         if self.model is not None:
             out["model"] = self.model
         return out
@@ -304,16 +367,22 @@ def usage_from_json(value: object) -> Usage:
 def response_from_json(value: object) -> Response:
     """A response map (as `Response.to_json` writes it) -> `Response`; used by replay/scripts."""
     obj = _obj(value, "response")
-    _only(obj, {"content", "tool_calls", "tokens", "finish_reason", "model"}, "response")
+    _only(
+        obj,
+        {"content", "tool_calls", "tokens", "finish_reason", "output_limit", "model"},
+        "response",
+    )
     calls = obj.get("tool_calls")
     calls = [] if calls is None else calls
     if not isinstance(calls, list):
         raise RequestShapeError("response.tool_calls must be an array")
     tokens = obj.get("tokens")
+    limit = obj.get("output_limit")
     return Response(
         content=_opt_str(obj, "content", "response") or "",
         tool_calls=tuple(tool_call_from_json(c) for c in calls),
         usage=None if tokens is None else usage_from_json(tokens),
         finish_reason=_opt_str(obj, "finish_reason", "response"),
         model=_opt_str(obj, "model", "response"),
+        output_limit=None if limit is None else output_limit_from_json(limit),
     )
