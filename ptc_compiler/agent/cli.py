@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ptc_compiler.agent.host import AgentError
+from ptc_compiler.agent.host import AgentError, ResultContract
 from ptc_compiler.agent.library import ManifestError, Selection, resolve_components
 from ptc_compiler.agent.loop import MAIN_ENTRY, run_main, run_outcome
 from ptc_compiler.agent.providers import router_from_config
@@ -119,6 +119,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     data = _load_json(base / spec["data"]) if isinstance(spec.get("data"), str) else None
     preludes = [str(base / p) for p in spec.get("preludes", [])]
     config = dict(spec.get("config") or {})
+    if isinstance(spec.get("signature"), str):  # the contract names where it came from
+        spec["signature"] = ResultContract(spec["signature"], source=f"{spec_path}#/signature")
     if args.max_turns is not None:
         config["max_turns"] = args.max_turns
     if args.model is not None:

@@ -35,7 +35,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from pathlib import Path
+from typing import Any, Final, NoReturn
 
 from ptc_compiler.agent import library, mission_api
 from ptc_compiler.agent.preview import PreviewCaps, preview
@@ -46,7 +47,16 @@ from ptc_compiler.agent.trace import MAX_FIELDS, Trace
 from ptc_compiler.forms import ListForm, Symbol
 from ptc_compiler.prelude import Environment
 from ptc_compiler.reader import read
-from ptc_compiler.signatures import Signature, SigType, parse, parse_type, validate_value
+from ptc_compiler.signatures import (
+    Signature,
+    SigType,
+    ValidationError,
+    parse,
+    parse_type,
+    path_text,
+    render_type,
+    validate_value,
+)
 from ptc_compiler.tools import InputValidationUnavailable, OutputValidationUnavailable, Tool
 from ptc_runtime.contracts.errors import ContractViolation
 from ptc_runtime.convert import to_json_value
@@ -79,6 +89,8 @@ MAX_VIOLATIONS: Final = 8
 RESERVED_PREFIXES: Final = ("kernel-", "runtime-", "cap-")
 RESERVED_NAMES: Final = frozenset({"workflow-annotate"})
 ROUTE_DOC_CHARS: Final = 1000
+#: The declared contract type a `result_contract_failed` report quotes at most.
+CONSTRAINT_CHARS: Final = 1024
 #: The remedy of a truncation, by what bound the output cap (seed 001).
 TRUNCATION_REMEDIES: Final[Mapping[str, str]] = {
     "configured": "raise max_tokens in the host's model configuration for this alias",
@@ -445,6 +457,37 @@ class _MissionRuntime:
         self.api_env.close()
 
 
+@dataclass(frozen=True)
+class ResultContract:
+    """A result contract and where the host got it.
+
+    `signature`: a bare type (`"{total :int}"`), a signature whose output is used, or a
+    parsed type. `source`: where the contract was read from (a file, or a manifest and the
+    place in it, e.g. `"agent.json#/signature"`); the host reports it as `contract_source`
+    when correction is exhausted. It is set only by host code (the entries, the CLI), never
+    by a workflow or a model program, so the report can be trusted.
+    """
+
+    signature: str | Signature | SigType
+    source: str | None = None
+
+
+Contract = str | Signature | SigType | ResultContract | Path
+
+
+def result_contract(signature: Contract | None) -> tuple[SigType | None, str | None]:
+    """(the contract's type, its source): `signature` as a bare type (`{total :int}`), a
+    signature's output, a `ResultContract`, or a `pathlib.Path` of a file holding either
+    (its path is then the source); None is no contract."""
+    if signature is None:
+        return None, None
+    if isinstance(signature, ResultContract):
+        return contract_type(signature.signature), signature.source
+    if isinstance(signature, Path):
+        return contract_type(signature.read_text(encoding="utf-8")), str(signature)
+    return contract_type(signature), None
+
+
 def contract_type(signature: str | Signature | SigType | None) -> SigType | None:
     """A result contract: a bare type (`{total :int}`), a signature's output, or None."""
     if signature is None:
@@ -488,12 +531,12 @@ class AgentHost:
         self,
         router: ModelRouter,
         missions: Mapping[str, Mission],
-        contract: SigType | None = None,
+        contract: Contract | None = None,
         limits: HostLimits | None = None,
     ) -> None:
         self.router = router
         self.mission_specs = dict(missions)
-        self.contract = contract
+        self.contract, self.contract_source = result_contract(contract)
         self.limits = limits or HostLimits()
         self.lease = EvaluationLease()
         run_ms = self.limits.run_timeout_ms
@@ -516,7 +559,9 @@ class AgentHost:
         self.host_failures: list[str] = []
         self.failure: AgentError | None = None
         self.crash: BaseException | None = None
-        self._last_violations: list[dict[str, Any]] = []
+        #: references (`_keep`) of the candidates the loops returned: the only values a
+        #: `result_contract_failed` report may name
+        self._returned: set[int] = set()
         self.values: list[Any] = []  # native returned/failed values, by reference
         self.last_returned: Any = None
         self.usage: dict[str, dict[str, int]] = {}
@@ -823,6 +868,8 @@ class AgentHost:
             ev["terminal_provider_failure?"] = True
         if result.outcome == "return":
             ev.update(outcome="returned", **self._keep(result.value))
+            with self._lock:
+                self._returned.add(ev["value_ref"])
             self.last_returned = result.value
             ev.update(self._observation(result.value, result.output, obs_chars))
         elif result.outcome == "fail":
@@ -897,7 +944,6 @@ class AgentHost:
             if e.kind in ("type_mismatch", "missing_key", "missing_field"):
                 item["expected"] = _bounded(e.expected, 200)
             violations.append(item)
-        self._last_violations = violations
         return {
             "enforced?": True,
             "valid?": False,
@@ -987,7 +1033,7 @@ class AgentHost:
         payload = dict(args) if isinstance(args, Mapping) else {}
         code = str(payload.pop("code", "workflow_error"))
         if code == "result_contract_failed":
-            payload["violations"] = list(self._last_violations)
+            payload = self._contract_failure(payload)
         if code == "evaluation_unavailable":
             reason = payload.get("reason")
             if reason not in self.refusals:  # only a refusal this host made may be reported
@@ -1019,6 +1065,29 @@ class AgentHost:
             }
         self._fail(code, _message(code, payload), payload)
 
+    def _contract_failure(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """The facts of `result_contract_failed`: the final candidate (named by the host's
+        reference, which must be a value a loop returned) revalidated against the host's
+        frozen contract, never the candidate itself: `agent_turns`, `constraint` (the
+        declared contract type), `violations` (`kind`, schema `path`, and for a map the
+        declared `missing_required` keys) and `contract_source` when the host knows where
+        the contract came from."""
+        ref = payload.get("value_ref")
+        with self._lock:
+            returned = isinstance(ref, int) and ref in self._returned
+        contract = self.contract
+        errors = validate_value(contract, self.native(ref)) if returned and contract else []
+        if contract is None or not errors:  # not a returned candidate, or a valid one
+            self._fail("workflow_error", "unrecorded result-contract failure reported", {})
+        out: dict[str, Any] = {
+            "agent_turns": payload.get("agent_turns"),
+            "constraint": _bounded(render_type(contract), CONSTRAINT_CHARS),
+            "violations": contract_violations(errors),
+        }
+        if self.contract_source is not None:
+            out["contract_source"] = self.contract_source
+        return out
+
     def _truncation(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         """The facts of a `model_output_truncated` report: the alias, and the cap with its
         bindings only when an adapter stated exactly that cap on a truncated response of
@@ -1036,9 +1105,29 @@ class AgentHost:
             out["remedy"] = [TRUNCATION_REMEDIES[b] for b in bindings]
         return out
 
-    def _fail(self, code: str, message: str, details: Mapping[str, Any]) -> None:
+    def _fail(self, code: str, message: str, details: Mapping[str, Any]) -> NoReturn:
         self.failure = AgentError(code, message, details)
         raise _Terminal(code)
+
+
+def contract_violations(errors: Sequence[ValidationError]) -> list[dict[str, Any]]:
+    """The violations of a trusted `result_contract_failed` report, in the errors' order:
+    `{kind, path}` (`path` the schema path, `"(root)"` for the value itself), and for keys
+    the contract requires but the candidate lacks, one `{kind: "missing", path: <the map's
+    path>, missing_required: [declared keys]}` per map. Only schema-declared names and
+    paths, never candidate values or undeclared keys; at most `MAX_VIOLATIONS` entries."""
+    out: list[dict[str, Any]] = []
+    missing: dict[str, list[str]] = {}
+    for e in errors:
+        if e.kind == "missing" and e.path and isinstance(e.path[-1], str):
+            parent = path_text(tuple(e.path[:-1])) or "(root)"
+            if parent not in missing:
+                missing[parent] = []
+                out.append({"kind": "missing", "path": parent, "missing_required": missing[parent]})
+            missing[parent].append(e.path[-1])
+        else:
+            out.append({"kind": str(e.kind), "path": e.path_text or "(root)"})
+    return out[:MAX_VIOLATIONS]
 
 
 def response_bytes(max_program_chars: int) -> int:
@@ -1125,7 +1214,8 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
     if code == "mission_unavailable":
         return f"mission {_bounded(str(p.get('mission')), 64)!r} is unavailable"
     if code == "result_contract_failed":
-        return f"no contract-valid result after {p.get('agent_turns')} turns"
+        where = f" (contract {p['contract_source']})" if "contract_source" in p else ""
+        return f"no contract-valid result after {p.get('agent_turns')} turns{where}"
     if code in ("llm_provider_failed", "capability_quota_exceeded"):
         return f"{p.get('kind')}/{p.get('reason')} (model {p.get('model')})"
     if code == "evaluation_unavailable":

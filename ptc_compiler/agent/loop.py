@@ -20,9 +20,9 @@ from ptc_compiler.agent.host import (
     TOOL_OWNERS,
     AgentError,
     AgentHost,
+    Contract,
     HostLimits,
     Mission,
-    contract_type,
     response_bytes,
 )
 from ptc_compiler.agent.library import SHIPPED, Selection, library_closure
@@ -37,7 +37,6 @@ from ptc_compiler.agent.trace import (
 from ptc_compiler.prelude import Bundle, Environment, load_bundle
 from ptc_compiler.prelude.component import read_header, source_hash
 from ptc_compiler.prelude.load import CacheDir, bundle_fingerprint, resolve_cache_dir
-from ptc_compiler.signatures import Signature, SigType
 from ptc_runtime.limits import DEFAULT_LIMITS
 from ptc_runtime.values import Keyword
 
@@ -345,7 +344,7 @@ def _run_body(
     model: Any,
     router: ModelRouter | None,
     config: Mapping[str, Any] | None,
-    signature: str | Signature | SigType | None,
+    signature: Contract | None,
     data: Mapping[str, Any] | None,
     preludes: Sequence[Any],
     missions: Mapping[str, Mission] | None,
@@ -367,7 +366,7 @@ def _run_body(
         )
     }
     all_missions.update(missions or {})
-    host = AgentHost(the_router, all_missions, contract_type(signature), limits)
+    host = AgentHost(the_router, all_missions, signature, limits)
     if trace is not None:
         host.trace = trace
     env: Environment | None = None
@@ -420,7 +419,7 @@ def run_outcome(
     model: Any = None,
     router: ModelRouter | None = None,
     config: Mapping[str, Any] | None = None,
-    signature: str | Signature | SigType | None = None,
+    signature: Contract | None = None,
     data: Mapping[str, Any] | None = None,
     preludes: Sequence[Any] = (),
     missions: Mapping[str, Mission] | None = None,
@@ -496,7 +495,7 @@ def run_value(
     model: Any = None,
     router: ModelRouter | None = None,
     config: Mapping[str, Any] | None = None,
-    signature: str | Signature | SigType | None = None,
+    signature: Contract | None = None,
     data: Mapping[str, Any] | None = None,
     preludes: Sequence[Any] = (),
     missions: Mapping[str, Mission] | None = None,
@@ -562,7 +561,7 @@ def run_main(
     tools: Mapping[str, Callable[..., Any]] | None = None,
     model: Any = None,
     router: ModelRouter | None = None,
-    signature: str | Signature | SigType | None = None,
+    signature: Contract | None = None,
     data: Mapping[str, Any] | None = None,
     preludes: Sequence[Any] = (),
     missions: Mapping[str, Mission] | None = None,

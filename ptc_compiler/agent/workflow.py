@@ -23,14 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ptc_compiler.agent.host import AgentError, AgentHost, HostLimits, Mission, contract_type
+from ptc_compiler.agent.host import AgentError, AgentHost, Contract, HostLimits, Mission
 from ptc_compiler.agent.library import Selection, resolve_components
 from ptc_compiler.agent.loop import MAX_TOTAL_TURNS, _router, _workflow, host_call_budget
 from ptc_compiler.agent.providers import ModelRouter
 from ptc_compiler.agent.trace import EventSink, Trace, stopped_from_error, stopped_from_exception
 from ptc_compiler.prelude import Environment
 from ptc_compiler.prelude.load import CacheDir
-from ptc_compiler.signatures import Signature, SigType
 from ptc_runtime.limits import DEFAULT_LIMITS
 
 #: Without a `workflow_capability_calls` ceiling, the workflow's host-call budget allows this
@@ -45,7 +44,7 @@ def run_workflow(
     tools: Mapping[str, Callable[..., Any]] | None = None,
     model: Any = None,
     router: ModelRouter | None = None,
-    signature: str | Signature | SigType | None = None,
+    signature: Contract | None = None,
     data: Mapping[str, Any] | None = None,
     preludes: Sequence[Any] = (),
     missions: Mapping[str, Mission] | None = None,
@@ -100,7 +99,7 @@ def _run_workflow(
     tools: Mapping[str, Callable[..., Any]] | None,
     model: Any,
     router: ModelRouter | None,
-    signature: str | Signature | SigType | None,
+    signature: Contract | None,
     data: Mapping[str, Any] | None,
     preludes: Sequence[Any],
     missions: Mapping[str, Mission] | None,
@@ -121,7 +120,7 @@ def _run_workflow(
         )
     }
     all_missions.update(missions or {})
-    host = AgentHost(the_router, all_missions, contract_type(signature), limits)
+    host = AgentHost(the_router, all_missions, signature, limits)
     host.trace = trace
     env: Environment | None = None
     try:

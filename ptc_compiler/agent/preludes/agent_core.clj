@@ -312,8 +312,11 @@
           (cond (true? (get check :valid?))
                 (done {:status :returned :value (get ev :value) :value-ref (get ev :value_ref)})
                 more? (feedback (agent.feedback/contract check))
+                ;; the host revalidates this candidate (by its reference) and reports the
+                ;; facts: the candidate itself never enters the diagnostic
                 :else (tool/kernel-failure {"code" "result_contract_failed"
-                                            "agent_turns" (get cfg :max-turns)})))
+                                            "agent_turns" (get cfg :max-turns)
+                                            "value_ref" (get ev :value_ref)})))
         :else (done {:status :returned :value (get ev :value) :value-ref (get ev :value_ref)}))
 
       (= outcome "failed")
