@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from RestrictedPython.transformer import RestrictingNodeTransformer
+from RestrictedPython.transformer import copy_locations as rp_copy_locations
 
 from benchmarks.programs import THIRTY_LINES
 from ptc_compiler import api
@@ -23,7 +24,9 @@ from ptc_compiler.lower.check import (
     GeneratedCodeRejected,
     _is_pass_through,
     _policy_checker,
+    _stamp_positions,
     check_restricted,
+    policy_verdict,
 )
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -161,3 +164,87 @@ def test_allow_list_checks_leaves_where_it_meets_them(module: ast.Module, messag
 
     with pytest.raises(GeneratedCodeRejected, match=message):
         finalize(module)
+
+
+# Repeated names, rejected and rewritten ones, and `print`/`printed` in several function
+# scopes: the cases the once-per-module Name check (`clean_names`) must not change.
+REPEATS = [
+    "_y = 1\n_y = 2\nv1_a = _y + _y",
+    "def f():\n    print(1)\n    return printed\ndef g():\n    print(2)\nprint(3)",
+    "def f():\n    return printed\ndef g():\n    return printed\nv1_x = printed",
+    "v1_a = 1\nv1_b = v1_a + v1_a\nfor t0 in v1_b:\n    v1_a = t0.__roles__\n    v1_a = eval(v1_a)",
+    "x__roles__ = 1\nx__roles__ = x__roles__ + 1",
+]
+
+
+@pytest.mark.parametrize("source", REPEATS + REJECTED + [THIRTY_LINES])
+def test_verdict_warnings_and_used_names_are_restrictedpythons(source: str) -> None:
+    if source is THIRTY_LINES:
+        module: ast.Module = lower(api.compile(source).ir).module
+    else:
+        module = ast.parse(source)
+    before = _dump(module)
+    used: dict[str, bool] = {}
+    fast = policy_verdict(module, used)
+    assert _dump(module) == before
+    reference_used: dict[str, bool] = {}
+    reference_tree = copy.deepcopy(module)
+    reference_errors: list[str] = []
+    reference_warnings: list[str] = []
+    RestrictingNodeTransformer(reference_errors, reference_warnings, reference_used).visit(
+        reference_tree
+    )
+    assert fast == (reference_errors, reference_warnings)
+    assert used == reference_used
+
+
+def test_repeated_rejected_name_is_reported_at_every_line() -> None:
+    errors, _ = policy_verdict(ast.parse("_y = 1\nv1_a = 2\n_y = 3"))
+    assert [e.split(":")[0] for e in errors] == ["Line 1", "Line 3"]
+
+
+def test_a_name_is_checked_once_per_module() -> None:
+    # The memo is not vacuous: the generated module repeats names, and the checker visits
+    # each (id, context) pair once.
+    module = lower(api.compile(THIRTY_LINES).ir).module
+    names = [n for n in ast.walk(module) if isinstance(n, ast.Name)]
+    checker = _policy_checker()([], [], {})
+    checker.visit(module)
+    assert checker.clean_names == {(n.id, type(n.ctx)) for n in names}
+    assert len(checker.clean_names) < len(names) * 2 // 3
+
+
+def test_rebound_methods_are_restrictedpythons_code() -> None:
+    # Same bytecode, constants, defaults and globals as RestrictedPython's methods, except
+    # `copy_locations`, which only stamps positions (no walk of the discarded rewrite).
+    import RestrictedPython.transformer as rp
+
+    checker = _policy_checker()
+    rebound = [
+        name
+        for name, method in vars(RestrictingNodeTransformer).items()
+        if getattr(method, "__code__", None) is not None
+        and "copy_locations" in method.__code__.co_names
+    ]
+    assert {"guard_iter", "visit_Name", "visit_Subscript"} <= set(rebound)
+    for name in rebound:
+        ours = vars(checker)[name]
+        theirs = vars(RestrictingNodeTransformer)[name]
+        assert ours.__code__ is theirs.__code__
+        assert ours.__defaults__ == theirs.__defaults__
+        assert ours.__closure__ == theirs.__closure__
+        changed = {k for k, v in ours.__globals__.items() if vars(rp).get(k) is not v}
+        assert changed == {"copy_locations"}
+        assert ours.__globals__["copy_locations"] is _stamp_positions
+
+
+def test_stamped_positions_are_copy_locations_own_stamps() -> None:
+    old = ast.parse("v1_a").body[0]
+    ours = ast.Call(ast.Name("x", ast.Load()), [], [])
+    theirs = ast.Call(ast.Name("x", ast.Load()), [], [])
+    _stamp_positions(ours, old)
+    rp_copy_locations(theirs, old)
+    for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        assert getattr(ours, attr) == getattr(theirs, attr) == getattr(old, attr)
+    assert not hasattr(ours.func, "lineno")  # the part left out: the new subtree's fill
+    assert hasattr(theirs.func, "lineno")

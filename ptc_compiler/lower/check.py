@@ -5,7 +5,8 @@ Two independent checks, both on every freshly lowered module:
 * an allow-list of AST node types and of name shapes (no attribute access, no
   imports, no name starting with `_`, every name in one of our prefixed spaces,
   subscripts only on the user-namespace tables with a constant key);
-* RestrictedPython's policy (`compile_restricted` on a copy of the tree).
+* RestrictedPython's policy: its transformer's checks, run so that its rewrites never
+  reach the tree (see `check_restricted`).
 
 A failure here is a compiler bug, never the program's fault: it raises
 `GeneratedCodeRejected`, which the API reports as an internal error.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+import types
 from typing import Any
 
 from ptc_compiler.lower.ctx import CREDIT, FUEL, NS, NSC, PDEP, PNS
@@ -207,11 +209,33 @@ def check_restricted(module: ast.Module) -> None:
     Each visitor that does real work runs on a detached shallow copy of its node (see
     `_detached`) and the original node is handed back, so the rewrites land in throwaway
     copies while every check sees exactly the content RestrictedPython would see.
+    Since the rewrites are discarded, the positions of the nodes they build are not filled
+    in (`_stamp_positions`), and a name is checked once per module (`policy_verdict`).
     """
-    errors: list[str] = []
-    _policy_checker()(errors, [], {}).visit(module)
+    errors, _ = policy_verdict(module)
     if errors:
         raise GeneratedCodeRejected("RestrictedPython policy: " + "; ".join(errors)[:300])
+
+
+def policy_verdict(
+    module: ast.Module, used_names: dict[str, bool] | None = None
+) -> tuple[list[str], list[str]]:
+    """RestrictedPython's errors and warnings for `module` (left unchanged), in its words.
+
+    `used_names` receives the names RestrictedPython records as used, as its own
+    transformer's argument of that name does.
+    """
+    checker = _policy_checker()
+    errors: list[str] = []
+    warnings: list[str] = []
+    checker(errors, warnings, used_names).visit(module)
+    if errors or warnings:
+        # Redo the check without the Name memo (see `PolicyChecker.clean_names`) so the
+        # report has every occurrence. Generated code only gets here if it has a bug.
+        errors.clear()
+        warnings.clear()
+        checker(errors, warnings, used_names, memo_names=False).visit(module)
+    return errors, warnings
 
 
 _CHECKER: type | None = None
@@ -245,16 +269,6 @@ def _checking_only(method: Any) -> Any:
     return visit
 
 
-def _returned_discarded(method: Any) -> Any:
-    """`method` (a visitor that never changes its node in place) run for its checks alone."""
-
-    def visit(self: Any, node: ast.AST) -> ast.AST:
-        method(self, node)
-        return node
-
-    return visit
-
-
 def _pass_through(self: Any, node: Any) -> Any:
     """The body RestrictedPython gives the visitors of node kinds it allows unchanged."""
     return self.node_contents_visit(node)
@@ -264,6 +278,8 @@ def _pass_through(self: Any, node: Any) -> Any:
 #: (nothing to do at all), or on a node with fields (only the traversal of its contents).
 _SKIP = "skip"
 _CONTENTS = "contents"
+#: Dispatch marker of `PolicyChecker` for `ast.Name`: RestrictedPython's visitor, memoised.
+_NAME = "name"
 
 
 def _is_pass_through(method: Any) -> bool:
@@ -308,14 +324,43 @@ def _policy_checker() -> type:
             # The most frequent kind by far. RestrictedPython's Name visitor only RETURNS a
             # replacement (for `print`/`printed`); it never changes the node it visits, so
             # it needs no detached copy: discarding the return value is enough. (Tests
-            # prove every checked tree unchanged.)
-            entry = _returned_discarded(method)
+            # prove every checked tree unchanged.) `node_contents_visit` memoises it.
+            entry = _NAME
         else:
             entry = _checking_only(method)
         dispatch[kind] = entry
         return entry
 
     class PolicyChecker(RestrictingNodeTransformer):
+        def __init__(
+            self,
+            errors: list[str] | None = None,
+            warnings: list[str] | None = None,
+            used_names: dict[str, bool] | None = None,
+            *,
+            memo_names: bool = True,
+        ) -> None:
+            super().__init__(errors, warnings, used_names)
+            # (id, context class) of the names already visited in this module. The Name
+            # visitor reads nothing of its node but `id` and the class of `ctx` (the
+            # position only goes into an error message); its only effects are an error, a
+            # replacement node for `print`/`printed` (discarded here) and
+            # `used_names[id] = True`. So once a pair has been visited without a
+            # replacement, visiting it again can only repeat an error message for another
+            # line: `check_restricted` reruns without the memo when there is any error or
+            # warning. (A module names the same few dozen identifiers hundreds of times.)
+            self.clean_names: set[tuple[str, type]] | None = set() if memo_names else None
+
+        def name(self, node: ast.Name) -> None:
+            """RestrictedPython's Name visitor on `node` (unless memoised), for its checks."""
+            clean = self.clean_names
+            if clean is None:
+                visit_name(self, node)
+                return
+            key = (node.id, type(node.ctx))
+            if key not in clean and visit_name(self, node) is node:
+                clean.add(key)  # not `print`/`printed`, whose flags are per function scope
+
         def visit(self, node: ast.AST) -> Any:
             kind = type(node)
             entry = dispatch.get(kind) or resolve(kind)
@@ -323,12 +368,16 @@ def _policy_checker() -> type:
                 return node
             if entry is _CONTENTS:
                 return self.node_contents_visit(node)
+            if entry is _NAME:
+                self.name(node)  # type: ignore[arg-type]
+                return node
             return entry(self, node)
 
         # RestrictedPython's own `generic_visit` (reject node types it does not know) stays:
         # only the traversal its visitors delegate to is replaced.
         def node_contents_visit(self, node: Any) -> Any:
             d = node.__dict__
+            clean = self.clean_names
             for field in node._fields:
                 old = d.get(field)
                 if type(old) is list:
@@ -339,6 +388,11 @@ def _policy_checker() -> type:
                             kind = type(value)
                             entry = dispatch.get(kind) or resolve(kind)
                             if entry is _SKIP:
+                                new.append(value)
+                                continue
+                            if entry is _NAME:
+                                if clean is None or (value.id, type(value.ctx)) not in clean:  # type: ignore[attr-defined]
+                                    self.name(value)  # type: ignore[arg-type]
                                 new.append(value)
                                 continue
                             if entry is _CONTENTS:
@@ -361,6 +415,10 @@ def _policy_checker() -> type:
                     entry = dispatch.get(kind) or resolve(kind)
                     if entry is _SKIP:
                         continue
+                    if entry is _NAME:
+                        if clean is None or (old.id, type(old.ctx)) not in clean:  # type: ignore[attr-defined]
+                            self.name(old)  # type: ignore[arg-type]
+                        continue
                     if entry is _CONTENTS:
                         replaced = self.node_contents_visit(old)
                     else:
@@ -371,5 +429,46 @@ def _policy_checker() -> type:
                         setattr(node, field, replaced)
             return node
 
+    # RestrictedPython's own methods, run with `copy_locations` stamping positions only.
+    for attr, method in _discarding_rewrite_bookkeeping(RestrictingNodeTransformer).items():
+        setattr(PolicyChecker, attr, method)
+    visit_name = PolicyChecker.visit_Name
     _CHECKER = PolicyChecker
     return PolicyChecker
+
+
+def _stamp_positions(new_node: Any, old_node: Any) -> None:
+    """`copy_locations` without its `ast.fix_missing_locations` of the new subtree.
+
+    RestrictedPython's rewrites (guard calls) end up in the detached copies, which are
+    thrown away, so the positions of the nodes inside them are never read; filling them in
+    was a quarter of the check's time (a walk of each rewritten subtree).
+    """
+    new_node.lineno = old_node.lineno
+    new_node.end_lineno = old_node.end_lineno
+    new_node.col_offset = old_node.col_offset
+    new_node.end_col_offset = old_node.end_col_offset
+
+
+def _discarding_rewrite_bookkeeping(transformer: type) -> dict[str, Any]:
+    """The methods of RestrictedPython's `transformer` that call `copy_locations`, with their
+    own bytecode, defaults and closure, but resolving that one global to `_stamp_positions`.
+
+    Their checks are unchanged (the same code runs, calling the same helpers); only the
+    position filling of the replacement nodes they build, which are discarded, is skipped.
+    """
+    import RestrictedPython.transformer as rp
+
+    namespace = dict(vars(rp))
+    namespace["copy_locations"] = _stamp_positions
+    rebound: dict[str, Any] = {}
+    for attr, method in vars(transformer).items():
+        if isinstance(method, types.FunctionType) and "copy_locations" in method.__code__.co_names:
+            clone = types.FunctionType(
+                method.__code__, namespace, method.__name__, method.__defaults__, method.__closure__
+            )
+            clone.__kwdefaults__ = method.__kwdefaults__
+            clone.__qualname__ = method.__qualname__
+            clone.__doc__ = method.__doc__
+            rebound[attr] = clone
+    return rebound
