@@ -351,7 +351,7 @@ def _policy_checker() -> type:
             # warning. (A module names the same few dozen identifiers hundreds of times.)
             self.clean_names: set[tuple[str, type]] | None = set() if memo_names else None
 
-        def name(self, node: ast.Name) -> None:
+        def name(self, node: Any) -> None:
             """RestrictedPython's Name visitor on `node` (unless memoised), for its checks."""
             clean = self.clean_names
             if clean is None:
@@ -369,64 +369,41 @@ def _policy_checker() -> type:
             if entry is _CONTENTS:
                 return self.node_contents_visit(node)
             if entry is _NAME:
-                self.name(node)  # type: ignore[arg-type]
+                self.name(node)
                 return node
             return entry(self, node)
 
         # RestrictedPython's own `generic_visit` (reject node types it does not know) stays:
-        # only the traversal its visitors delegate to is replaced.
+        # only the traversal its visitors delegate to is replaced. Every dispatch entry
+        # hands its node back unchanged (the visitors that rewrite run on detached copies),
+        # so unlike `ast.NodeTransformer.generic_visit` this never replaces a child.
         def node_contents_visit(self, node: Any) -> Any:
             d = node.__dict__
             clean = self.clean_names
             for field in node._fields:
-                old = d.get(field)
-                if type(old) is list:
-                    new: list[Any] = []
-                    changed = False
-                    for value in old:
-                        if isinstance(value, ast.AST):
-                            kind = type(value)
-                            entry = dispatch.get(kind) or resolve(kind)
-                            if entry is _SKIP:
-                                new.append(value)
-                                continue
-                            if entry is _NAME:
-                                if clean is None or (value.id, type(value.ctx)) not in clean:  # type: ignore[attr-defined]
-                                    self.name(value)  # type: ignore[arg-type]
-                                new.append(value)
-                                continue
-                            if entry is _CONTENTS:
-                                replaced = self.node_contents_visit(value)
-                            else:
-                                replaced = entry(self, value)
-                            if replaced is not value:
-                                changed = True
-                                if replaced is None:
-                                    continue
-                                if not isinstance(replaced, ast.AST):
-                                    new.extend(replaced)
-                                    continue
-                            value = replaced
-                        new.append(value)
-                    if changed:
-                        old[:] = new
-                elif isinstance(old, ast.AST):
-                    kind = type(old)
+                value = d.get(field)
+                children: Any
+                if type(value) is list:
+                    children = value
+                elif isinstance(value, ast.AST):
+                    children = (value,)
+                else:
+                    continue
+                child: Any
+                for child in children:
+                    if not isinstance(child, ast.AST):
+                        continue
+                    kind = type(child)
                     entry = dispatch.get(kind) or resolve(kind)
                     if entry is _SKIP:
                         continue
                     if entry is _NAME:
-                        if clean is None or (old.id, type(old.ctx)) not in clean:  # type: ignore[attr-defined]
-                            self.name(old)  # type: ignore[arg-type]
-                        continue
-                    if entry is _CONTENTS:
-                        replaced = self.node_contents_visit(old)
+                        if clean is None or (child.id, type(child.ctx)) not in clean:  # type: ignore[attr-defined]
+                            self.name(child)
+                    elif entry is _CONTENTS:
+                        self.node_contents_visit(child)
                     else:
-                        replaced = entry(self, old)
-                    if replaced is None:
-                        delattr(node, field)
-                    elif replaced is not old:
-                        setattr(node, field, replaced)
+                        entry(self, child)
             return node
 
     # RestrictedPython's own methods, run with `copy_locations` stamping positions only.
