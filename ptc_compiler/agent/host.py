@@ -27,6 +27,7 @@ Missions get the reserved runtime routes (`mission_api.MISSION_ROUTES`): `runtim
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -89,6 +90,8 @@ MAX_VIOLATIONS: Final = 8
 RESERVED_PREFIXES: Final = ("kernel-", "runtime-", "cap-")
 RESERVED_NAMES: Final = frozenset({"workflow-annotate"})
 ROUTE_DOC_CHARS: Final = 1000
+#: The subject failures `run-value` and the entries built on it report (seed 001).
+SUBJECT_KINDS: Final = frozenset({"model-program-failed", "non-retryable-evaluation"})
 #: The declared contract type a `result_contract_failed` report quotes at most.
 CONSTRAINT_CHARS: Final = 1024
 #: The remedy of a truncation, by what bound the output cap (seed 001).
@@ -261,12 +264,32 @@ class _Call:
     #: pending (never finished), ok, error (an error envelope), raised, or rejected (not
     #: dispatched: its input was refused or could not be validated, or the provider denied it)
     status: str = "pending"
+    #: ticks of the mission's call clock when the call started and ended (None: it never did)
+    started: int = 0
+    finished: int | None = None
 
     @property
     def indeterminate(self) -> bool:
         """A write (or undeclared effect) that may have been dispatched and did not succeed:
         whether it took effect is unknown (seed 001, `mutation_state: indeterminate`)."""
         return self.effect != "read" and self.status in ("pending", "error", "raised")
+
+
+def last_result(calls: Sequence[_Call], value: Any) -> bool:
+    """Is `value` exactly (the same object) the result of the last capability call?
+
+    The last call is the one that started last. Calls that ran at the same time as it (under
+    `pmap`/`pcalls`: still running when it started) count as last too, since no order among
+    them is observable; a call that had finished before it started does not. In a sequential
+    program this is exactly the last call (seed 001: an error-shaped value after an unrelated
+    read is not the last result).
+    """
+    if not calls:
+        return False
+    last = max(calls, key=lambda c: c.started)
+    return any(
+        c.result is value and (c.finished is None or c.finished > last.started) for c in calls
+    )
 
 
 def _denied(value: Any) -> bool:
@@ -310,6 +333,8 @@ class _MissionRuntime:
         self.mission = mission
         self.host = host
         self.ledger: list[_Call] = []
+        #: orders the starts and ends of capability calls, also across parallel workers
+        self._clock = itertools.count(1)
         #: why the current evaluation hit a host failure (input validation unavailable)
         self.host_failure: str | None = None
         #: when the current evaluation's own budget ends (monotonic), None = no budget
@@ -333,39 +358,46 @@ class _MissionRuntime:
         effect = (fn.effect or "unknown") if isinstance(fn, Tool) else "unknown"
 
         def call(args: Any) -> Any:
-            record = _Call(name, str(effect))
+            record = _Call(name, str(effect), started=next(self._clock))
             self.ledger.append(record)
             try:
-                record.result = fn(args)
-            except InputValidationUnavailable:
-                record.status = "rejected"
-                self.host_failure = "input-validation-unavailable"
-                raise
-            except OutputValidationUnavailable:
-                # The tool ran (its effect happened); its result was not handed on.
-                record.status = "unvalidated"
-                self.host_failure = "output-validation-unavailable"
-                raise
-            except ContractViolation as exc:  # a Tool's input check runs before its function
-                input_refused = exc.side == "input" and isinstance(fn, Tool)
-                record.status = "rejected" if input_refused else "raised"
-                raise
-            except ProviderError as exc:
-                record.denied = exc.failure.reason == "denied"
-                record.status = "rejected" if record.denied else "raised"
-                raise
-            except BaseException:
-                record.status = "raised"
-                raise
-            record.denied = _denied(record.result)
-            if record.denied:
-                record.status = "rejected"
-            else:
-                record.status = "error" if _error_envelope(record.result) else "ok"
-            return record.result
+                return self._dispatch(record, fn, args)
+            finally:
+                record.finished = next(self._clock)
 
         call.__name__ = name.replace("-", "_")
         return call
+
+    def _dispatch(self, record: _Call, fn: Callable[..., Any], args: Any) -> Any:
+        """Call `fn` for `record`, noting how the call ended."""
+        try:
+            record.result = fn(args)
+        except InputValidationUnavailable:
+            record.status = "rejected"
+            self.host_failure = "input-validation-unavailable"
+            raise
+        except OutputValidationUnavailable:
+            # The tool ran (its effect happened); its result was not handed on.
+            record.status = "unvalidated"
+            self.host_failure = "output-validation-unavailable"
+            raise
+        except ContractViolation as exc:  # a Tool's input check runs before its function
+            input_refused = exc.side == "input" and isinstance(fn, Tool)
+            record.status = "rejected" if input_refused else "raised"
+            raise
+        except ProviderError as exc:
+            record.denied = exc.failure.reason == "denied"
+            record.status = "rejected" if record.denied else "raised"
+            raise
+        except BaseException:
+            record.status = "raised"
+            raise
+        record.denied = _denied(record.result)
+        if record.denied:
+            record.status = "rejected"
+        else:
+            record.status = "error" if _error_envelope(record.result) else "ok"
+        return record.result
 
     # -- reserved runtime routes (read-only) ---------------------------------------------
 
@@ -562,6 +594,8 @@ class AgentHost:
         #: references (`_keep`) of the candidates the loops returned: the only values a
         #: `result_contract_failed` report may name
         self._returned: set[int] = set()
+        #: references of the values programs failed with (`(fail v)`)
+        self._failed: set[int] = set()
         self.values: list[Any] = []  # native returned/failed values, by reference
         self.last_returned: Any = None
         self.usage: dict[str, dict[str, int]] = {}
@@ -876,8 +910,10 @@ class AgentHost:
             ev.update(
                 outcome="failed",
                 **self._keep(result.value),
-                **{"capability_failure?": bool(calls) and calls[-1].result is result.value},
+                **{"capability_failure?": last_result(calls, result.value)},
             )
+            with self._lock:
+                self._failed.add(ev["value_ref"])
         elif result.ok:
             ev.update(outcome="continued")
             ev.update(self._observation(result.value, result.output, obs_chars))
@@ -1046,6 +1082,8 @@ class AgentHost:
                 }
         if code == "model_output_truncated":
             payload = self._truncation(payload)
+        if code == "subject_failure":
+            payload = self._subject_failure(payload)
         if code == "capability_unavailable":
             reason = payload.get("reason")
             if reason not in self.host_failures:  # only a failure an evaluation recorded
@@ -1064,6 +1102,25 @@ class AgentHost:
                 if env.get(k) is not None
             }
         self._fail(code, _message(code, payload), payload)
+
+    def _subject_failure(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """The facts of a propagated subject failure: its kind (closed), the failure data,
+        and `mutation_state`. A program's `fail` value is named by its host reference (it
+        must be one an evaluation recorded) and reported as the exact native value."""
+        kind = payload.get("kind")
+        if kind not in SUBJECT_KINDS:
+            self._fail("workflow_error", "unknown subject-failure kind reported", {})
+        out: dict[str, Any] = {"kind": kind, "error": payload.get("error")}
+        if "error_ref" in payload:
+            ref = payload.get("error_ref")
+            with self._lock:
+                failed = isinstance(ref, int) and ref in self._failed
+            if not failed:
+                self._fail("workflow_error", "unrecorded fail value reported", {})
+            out["error"] = self.native(ref)
+        if payload.get("mutation_state") is not None:
+            out["mutation_state"] = payload.get("mutation_state")
+        return out
 
     def _contract_failure(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         """The facts of `result_contract_failed`: the final candidate (named by the host's
@@ -1106,7 +1163,11 @@ class AgentHost:
         return out
 
     def _fail(self, code: str, message: str, details: Mapping[str, Any]) -> NoReturn:
-        self.failure = AgentError(code, message, details)
+        with self._lock:
+            # The first trusted failure ends the run: loops under pmap/pcalls that fail after
+            # it (their siblings are being cancelled) do not replace its report.
+            if self.failure is None:
+                self.failure = AgentError(code, message, details)
         raise _Terminal(code)
 
 
@@ -1231,6 +1292,8 @@ def _message(code: str, p: Mapping[str, Any]) -> str:
         else:
             why = "a capability's input could not be validated, so it was not called"
         return f"{p.get('kind')}/{p.get('reason')}: {why}"
+    if code == "subject_failure":
+        return f"the agent did not produce a value ({p.get('kind')})"
     if code == "model_output_truncated":
         head = f"model output truncated without a usable action (model {p.get('alias')})"
         if "max_tokens" not in p:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from loop_helpers import _agent_prelude_cache, call  # noqa: F401
@@ -20,10 +21,10 @@ from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
 SIG = "{total :int, meta {source :string, pages :int}, items [:int]}"
 
 
-def contract_failure(items: list[object], signature: object, turns: int = 1) -> AgentError:
+def contract_failure(items: list[Any], signature: Any, turns: int = 1) -> AgentError:
     sp = ScriptedProvider(items)
     with pytest.raises(AgentError) as info:
-        run_value("t", model=sp, signature=signature, config={"max_turns": turns})  # type: ignore[arg-type]
+        run_value("t", model=sp, signature=signature, config={"max_turns": turns})
     assert info.value.code == "result_contract_failed"
     return info.value
 

@@ -302,7 +302,8 @@
       ;; a capability's provider refused (denied): correcting the program cannot clear that
       (true? (get ev :terminal_provider_failure?))
       (done {:status :subject-failure :kind :model-program-failed
-             :error (if (= outcome "failed") (get ev :value) :terminal-provider-failure)})
+             :error (if (= outcome "failed") (get ev :value) :terminal-provider-failure)
+             :error-ref (if (= outcome "failed") (get ev :value_ref) nil)})
 
       (= outcome "returned")
       (cond
@@ -322,7 +323,8 @@
       (= outcome "failed")
       (if (and more? (agent.retry/correctable-capability-failure? ev))
         (feedback (agent.feedback/capability-error (get ev :value)))
-        (done {:status :subject-failure :kind :model-program-failed :error (get ev :value)}))
+        (done {:status :subject-failure :kind :model-program-failed :error (get ev :value)
+               :error-ref (get ev :value_ref)}))
 
       (= outcome "continued")
       (cond more? (feedback (agent.feedback/success ev cfg))
@@ -483,8 +485,15 @@
       (= (get outcome :kind) :turn-limit)
       (tool/kernel-failure (merge {"code" "runtime_limit_exceeded"} (get outcome :error)
                                   (if m {"mutation_state" m} {})))
-      :else (fail (merge {:kind (name (get outcome :kind)) :error (get outcome :error)}
-                         (if m {:mutation_state m} {}))))))
+      ;; a trusted report, not (fail ...): fail is an error inside a pmap/pcalls worker, and
+      ;; the caller's own fail maps must not read as the loop's subject failure
+      ;; the fail value goes by its host reference: the report carries the exact value
+      :else (tool/kernel-failure (merge {"code" "subject_failure"
+                                         "kind" (name (get outcome :kind))}
+                                        (if (get outcome :error-ref)
+                                          {"error_ref" (get outcome :error-ref)}
+                                          {"error" (get outcome :error)})
+                                        (if m {"mutation_state" m} {}))))))
 
 (defn run-outcome
   "Runs the loop and returns model-attributable completion or failure as data."
