@@ -269,7 +269,7 @@ class Emitter:
         fn = node.fn
         if isinstance(fn, ir.Const) and isinstance(fn.value, Keyword) and 1 <= len(node.args) <= 2:
             stmts, exprs = self.many(node.args)
-            return Lowered(stmts, helper("kget", exprs[0], self.const(fn.value), *exprs[1:]))
+            return Lowered(stmts, self.keyword_read(fn.value, exprs[0], exprs[1:]))
         if isinstance(fn, ir.BuiltinRef) and fn.name in INLINE_HOF:
             loop = self.inline_hof(fn.name, node)
             if loop is not None:
@@ -280,6 +280,10 @@ class Emitter:
                 return folded
         if isinstance(fn, ir.BuiltinRef):
             stmts, exprs = self.many(node.args)
+            if fn.name == "get" and 2 <= len(exprs) <= 3:
+                key = node.args[1]
+                if isinstance(key, ir.Const) and isinstance(key.value, Keyword):
+                    return Lowered(stmts, self.keyword_read(key.value, exprs[0], exprs[2:]))
             inline = self.inline(fn.name, node.args, exprs)
             if inline is not None:
                 return Lowered(stmts, inline)
@@ -298,6 +302,18 @@ class Emitter:
             return Lowered(stmts, call(subscript(NSC, fn.name), exprs))
         stmts, exprs = self.many((fn, *node.args))
         return Lowered(stmts, helper("call", *exprs))
+
+    def keyword_read(self, k: Keyword, m: ast.expr, default: list[ast.expr]) -> ast.expr:
+        """`(:k m default?)` / `(get m :k default?)`: the flexible read of a constant keyword.
+
+        A name without `-` has only two spellings a dict can hold (decision 5), so
+        `rt_kfield` gets the name as a constant and reads a dict with two C-level probes;
+        other names take `rt_kget`, which also searches the `_` spellings.
+        """
+        kw = self.const(k)
+        if "-" in k.name:
+            return helper("kget", m, kw, *default)
+        return helper("kfield", m, kw, ast.Constant(k.name), *default)
 
     def inline_hof(self, name: str, node: ir.Call) -> ir.For | None:
         """`(map (fn [x] body) coll)` and friends as a `for` loop: no call per element.

@@ -71,6 +71,22 @@ def kget(m: object, k: object, default: object = None) -> object:
     return get_flexible(m, k, default)
 
 
+def kfield(m: object, k: object, name: str, default: object = None) -> object:
+    """`(:k m)`, `(:k m d)`, `(get m :k)`, `(get m :k d)` for a keyword `k` whose `name`
+    has no `-` (the compiler passes the name next to the hoisted keyword).
+
+    For such a keyword a flexible read of a dict finds the exact key, else the string
+    spelling, else nothing (`lookup.find_key` tries the `_` spellings only for names with
+    `-`), so on a dict it is two C-level probes and no further search. The name probe runs
+    first as the default of the exact one: both are side-effect free and the exact key
+    still wins. Anything else (persistent maps, vectors, nil...) reads through
+    `get_flexible` like `kget`.
+    """
+    if type(m) is dict:
+        return m.get(k, m.get(name, default))
+    return get_flexible(m, k, default)
+
+
 def call(f: object, *args: object) -> object:
     """Call any PTC callable: fns and builtins directly, keywords/maps/sets as functions."""
     if type(f) in _PLAIN_CALLABLES:
@@ -224,6 +240,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_special_float": special_float,
     "rt_regex": regex,
     "rt_kget": kget,
+    "rt_kfield": kfield,
     "rt_call": call,
     "rt_map": map_lit,
     "rt_set": set_lit,

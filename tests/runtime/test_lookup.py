@@ -8,6 +8,7 @@ import pytest
 
 from ptc_runtime.collections import PMap, PSet, to_key
 from ptc_runtime.lookup import NOT_FOUND, contains_key, find_key, get_flexible, get_in
+from ptc_runtime.rt import kfield
 from ptc_runtime.values import keyword
 
 A = keyword("a")
@@ -88,6 +89,26 @@ def test_get_in_is_get_flexible_level_by_level() -> None:
                 want = "default"
                 break
         assert get_in(m, path, "default") == want
+
+
+def test_kfield_is_get_flexible_for_names_without_dash() -> None:
+    # `rt_kfield` (the compiled `(:k m)` / `(get m :k)` of a name without `-`) against
+    # the definition, on dicts holding any mix of the spellings a flexible read knows
+    # (keyword, string, `_`/`-` variants: they must not be found for such names), nil
+    # values, persistent maps and non-maps
+    rnd = random.Random(11)
+    names = ["a", "a_b", "ab", "a/b"]
+    spellings: list[object] = [keyword(n) for n in names] + names + ["a-b", keyword("a-b")]
+    for _ in range(3000):
+        keys = rnd.sample(spellings, rnd.randint(0, 4))
+        d = {to_key(k): rnd.choice([None, False, 0, "v", [1]]) for k in keys}
+        m: object = rnd.choice([d, d, d, PMap.from_dict(d), None, [1, 2], "ab", 5])
+        k = keyword(rnd.choice(names))
+        for default in ([], ["dflt"]):
+            want = get_flexible(m, k, *default)
+            got = kfield(m, k, k.name, *default)
+            assert got is want or got == want, (m, k, default)
+            assert type(got) is type(want)
 
 
 def test_contains_key() -> None:
