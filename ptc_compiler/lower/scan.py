@@ -70,6 +70,10 @@ def children(node: ir.Node) -> tuple[ir.Node, ...]:
     return _NONE if get is None else get(node)
 
 
+#: The node kinds `bound_here` yields idents for.
+_BINDERS: frozenset[type] = frozenset({ir.Let, ir.Loop, ir.Fn, ir.For})
+
+
 def bound_here(node: ir.Node) -> Iterator[str]:
     """Local idents that `node` itself binds."""
     match node:
@@ -104,16 +108,23 @@ def free_locals(fn: ir.Fn, memo: dict[int, frozenset[str]] | None = None) -> fro
     used: set[str] = set()
     bound: set[str] = set(bound_here(fn))
     stack: list[ir.Node] = list(children(fn))
+    pop = stack.pop
+    push = stack.extend
+    get = _CHILDREN.get
     while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Local):
-            used.add(node.ident)
+        node = pop()
+        kind = type(node)
+        if kind is ir.Local:
+            used.add(node.ident)  # type: ignore[union-attr]
             continue
-        if isinstance(node, ir.Fn):
-            used.update(free_locals(node, memo))
+        if kind is ir.Fn:
+            used.update(free_locals(node, memo))  # type: ignore[arg-type]
             continue
-        bound.update(bound_here(node))
-        stack.extend(children(node))
+        if kind in _BINDERS:  # only these bind (see `bound_here`)
+            bound.update(bound_here(node))
+        kids = get(kind)
+        if kids is not None:
+            push(kids(node))
     result = frozenset(used - bound)
     if memo is not None:
         memo[id(fn)] = result
@@ -148,61 +159,86 @@ def owns_recur(body: ir.Node) -> bool:
 def tail_recurs(body: ir.Node) -> Iterator[ir.Recur]:
     """`Recur` nodes that target the loop or fn arity whose body is `body`."""
     stack = [body]
+    pop = stack.pop
+    push = stack.extend
+    get = _CHILDREN.get
     while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Recur):
-            yield node
-        if isinstance(node, ir.Fn | ir.Loop):
+        node = pop()
+        kind = type(node)
+        if kind is ir.Recur:
+            yield node  # type: ignore[misc]
+        if kind is ir.Fn or kind is ir.Loop:
             continue  # a nested loop or fn owns the recurs inside it
-        stack.extend(children(node))
+        kids = get(kind)
+        if kids is not None:
+            push(kids(node))
 
 
 def inner_lets(body: ir.Node) -> list[tuple[str, ir.Node]]:
     """`let` bindings inside `body` (not inside nested fns/loops), in source order."""
     out: list[tuple[str, ir.Node]] = []
     stack = [body]
+    pop = stack.pop
+    push = stack.extend
+    get = _CHILDREN.get
     while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Fn | ir.Loop):
+        node = pop()
+        kind = type(node)
+        if kind is ir.Fn or kind is ir.Loop:
             continue
-        if isinstance(node, ir.Let):
-            out.extend(node.bindings)
-        stack.extend(reversed(children(node)))
+        if kind is ir.Let:
+            out.extend(node.bindings)  # type: ignore[union-attr]
+        kids = get(kind)
+        if kids is not None:
+            push(reversed(kids(node)))
     return out
+
+
+#: Builtins whose result is a number when they get at least one argument.
+_NUMERIC_WITH_ARGS = frozenset({"-", "inc", "dec", "quot", "rem", "mod", "abs", "count", "/"})
 
 
 def is_numeric(node: ir.Node, numeric: frozenset[str] | set[str]) -> bool:
     """True when `node` can only evaluate to a number (or fail)."""
-    match node:
-        case ir.Const(value=v):
-            return type(v) is int or type(v) is float
-        case ir.Local(ident=ident):
-            return ident in numeric
-        case ir.Call(fn=ir.BuiltinRef(name=name), args=args):
-            if name in ("-", "inc", "dec", "quot", "rem", "mod", "abs", "count", "/"):
-                return len(args) >= 1
-            return name in NUMERIC_RESULTS
-        case ir.If(then=a, else_=b):
-            return is_numeric(a, numeric) and is_numeric(b, numeric)
-        case ir.Let(body=body) | ir.Loop(body=body):
-            return is_numeric(body, numeric)
-        case _:
+    # Exact-class tests (IR classes have no subclasses): this runs for every operand of
+    # arithmetic and every loop binding, where a `match` tried its patterns one by one.
+    kind = type(node)
+    if kind is ir.Const:
+        v = type(node.value)  # type: ignore[union-attr]
+        return v is int or v is float
+    if kind is ir.Local:
+        return node.ident in numeric  # type: ignore[union-attr]
+    if kind is ir.Call:
+        fn = node.fn  # type: ignore[union-attr]
+        if type(fn) is not ir.BuiltinRef:
             return False
+        if fn.name in _NUMERIC_WITH_ARGS:
+            return len(node.args) >= 1  # type: ignore[union-attr]
+        return fn.name in NUMERIC_RESULTS
+    if kind is ir.If:
+        return is_numeric(node.then, numeric) and is_numeric(node.else_, numeric)  # type: ignore[union-attr]
+    if kind is ir.Let or kind is ir.Loop:
+        return is_numeric(node.body, numeric)  # type: ignore[union-attr, arg-type]
+    return False
 
 
 def is_boolean(node: ir.Node) -> bool:
     """True when `node` can only evaluate to true or false."""
-    match node:
-        case ir.Const(value=v):
-            return type(v) is bool
-        case ir.Call(fn=ir.BuiltinRef(name=name)):
-            return name.endswith("?") or name in BOOLEAN_RESULTS
-        case ir.And(items=items) | ir.Or(items=items):
-            return bool(items) and all(is_boolean(i) for i in items)
-        case ir.If(then=a, else_=b):
-            return is_boolean(a) and is_boolean(b)
-        case _:
+    kind = type(node)
+    if kind is ir.Const:
+        return type(node.value) is bool  # type: ignore[union-attr]
+    if kind is ir.Call:
+        fn = node.fn  # type: ignore[union-attr]
+        if type(fn) is not ir.BuiltinRef:
             return False
+        name = fn.name
+        return name.endswith("?") or name in BOOLEAN_RESULTS
+    if kind is ir.And or kind is ir.Or:
+        items = node.items  # type: ignore[union-attr]
+        return bool(items) and all(is_boolean(i) for i in items)
+    if kind is ir.If:
+        return is_boolean(node.then) and is_boolean(node.else_)  # type: ignore[union-attr]
+    return False
 
 
 def numeric_loop_bindings(loop: ir.Loop, numeric: frozenset[str]) -> frozenset[str]:
@@ -247,17 +283,21 @@ def numeric_operands(body: ir.Node) -> set[str]:
     """Locals used directly as operands of arithmetic or comparison (not inside nested fns)."""
     out: set[str] = set()
     stack = [body]
+    pop = stack.pop
+    push = stack.extend
+    get = _CHILDREN.get
     while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Fn):
+        node = pop()
+        kind = type(node)
+        if kind is ir.Fn:
             continue
-        if (
-            isinstance(node, ir.Call)
-            and isinstance(node.fn, ir.BuiltinRef)
-            and node.fn.name in NUMERIC_OPERATORS
-        ):
-            out.update(a.ident for a in node.args if isinstance(a, ir.Local))
-        stack.extend(children(node))
+        if kind is ir.Call:
+            fn = node.fn  # type: ignore[union-attr]
+            if type(fn) is ir.BuiltinRef and fn.name in NUMERIC_OPERATORS:
+                out.update(a.ident for a in node.args if type(a) is ir.Local)  # type: ignore[union-attr]
+        kids = get(kind)
+        if kids is not None:
+            push(kids(node))
     return out
 
 
@@ -373,17 +413,32 @@ def substitute(node: Any, subs: dict[int, ir.Node]) -> Any:
     hit = subs.get(id(node))
     if hit is not None:
         return hit
-    if type(node) is tuple:
+    kind = type(node)
+    if kind is tuple:
         items = tuple(substitute(x, subs) for x in node)
         return node if all(a is b for a, b in zip(items, node, strict=True)) else items
-    if not is_dataclass(node) or isinstance(node, type):
+    names = _DATA_FIELDS.get(kind)
+    if names is None:
+        names = _data_fields(kind)
+    if not names:
         return node
     changes: dict[str, Any] = {}
-    for f in fields(node):
-        if f.name == "span":
-            continue
-        value = getattr(node, f.name)
+    for name in names:
+        value = getattr(node, name)
         new = substitute(value, subs)
         if new is not value:
-            changes[f.name] = new
+            changes[name] = new
     return replace(node, **changes) if changes else node
+
+
+#: Per class: the dataclass fields `substitute` descends into (all but `span`), or ()
+#: for anything that is not a dataclass instance.
+_DATA_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _data_fields(kind: type) -> tuple[str, ...]:
+    names: tuple[str, ...] = ()
+    if is_dataclass(kind):
+        names = tuple(f.name for f in fields(kind) if f.name != "span")
+    _DATA_FIELDS[kind] = names
+    return names
