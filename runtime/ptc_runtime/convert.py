@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import chain, compress
 from typing import Any, Final
@@ -154,32 +154,71 @@ def _is_plain(root: object) -> bool:
     This scans every value of tool results and run data, so it works level by level with
     C-level iteration (`chain`, `map(type, ...)`): all dicts of one level, then all lists,
     descending only where a level holds containers. Nesting is bounded by `_MAX_LEVELS`.
+    The containers of the next level are gathered per group (the dicts' values, the lists'
+    items): a group that holds only dicts or only lists (a list of records, a map of
+    lists) is taken whole, without a second look at each element's type, and a single
+    such list is used as it is (it is only read).
     """
-    dicts: list[dict[object, object]] = []
-    lists: list[list[object]] = []
+    dicts: Sequence[dict[object, object]] = ()
+    lists: Sequence[list[object]] = ()
     if type(root) is dict:
-        dicts.append(root)
+        dicts = (root,)
     elif type(root) is list:
-        lists.append(root)
+        lists = (root,)
     else:
         return False
     for _ in range(_MAX_LEVELS):
-        kinds: set[type] = set()
+        value_kinds: set[type] = set()
+        item_kinds: set[type] = set()
         if dicts:
             if set(map(type, chain.from_iterable(dicts))) - _STR_ONLY:
                 return False
-            kinds.update(map(type, chain.from_iterable(map(dict.values, dicts))))
+            value_kinds = set(map(type, chain.from_iterable(map(dict.values, dicts))))
         if lists:
-            kinds.update(map(type, chain.from_iterable(lists)))
+            item_kinds = set(map(type, chain.from_iterable(lists)))
+        kinds = value_kinds | item_kinds
         if kinds - _PLAIN_OR_CONTAINER:
             return False
         if dict not in kinds and list not in kinds:
             return True  # only scalars below: done (the last level is never listed)
-        found: list[Any] = list(chain.from_iterable(map(dict.values, dicts)))
-        found.extend(chain.from_iterable(lists))
-        dicts = list(compress(found, map(_IS_DICT, map(type, found)))) if dict in kinds else []
-        lists = list(compress(found, map(_IS_LIST, map(type, found)))) if list in kinds else []
+        next_dicts: list[Sequence[Any]] = []
+        next_lists: list[Sequence[Any]] = []
+        if dicts and not value_kinds.isdisjoint(_CONTAINERS):
+            _gather(value_kinds, _dict_values(dicts), next_dicts, next_lists)
+        if lists and not item_kinds.isdisjoint(_CONTAINERS):
+            items = lists[0] if len(lists) == 1 else list(chain.from_iterable(lists))
+            _gather(item_kinds, items, next_dicts, next_lists)
+        dicts = _joined(next_dicts)
+        lists = _joined(next_lists)
     return False
+
+
+def _dict_values(dicts: Sequence[dict[object, object]]) -> list[object]:
+    return list(chain.from_iterable(map(dict.values, dicts)))
+
+
+def _gather(
+    kinds: set[type], items: Sequence[Any], dicts: list[Sequence[Any]], lists: list[Sequence[Any]]
+) -> None:
+    """Add the dicts and the lists among `items` (whose types are `kinds`) to the next
+    level's groups."""
+    if kinds == _ONLY_DICT:
+        dicts.append(items)
+    elif kinds == _ONLY_LIST:
+        lists.append(items)
+    else:
+        types = list(map(type, items))
+        if dict in kinds:
+            dicts.append(list(compress(items, map(_IS_DICT, types))))
+        if list in kinds:
+            lists.append(list(compress(items, map(_IS_LIST, types))))
+
+
+def _joined(groups: list[Sequence[Any]]) -> Sequence[Any]:
+    """The elements of `groups` as one sequence (the one group itself when there is one)."""
+    if len(groups) == 1:
+        return groups[0]
+    return list(chain.from_iterable(groups))
 
 
 _MAX_LEVELS: Final = 10_000
@@ -187,6 +226,9 @@ _IS_DICT: Final = partial(operator.is_, dict)
 _IS_LIST: Final = partial(operator.is_, list)
 _STR_ONLY: Final = frozenset({str})
 _PLAIN_OR_CONTAINER: Final = _PLAIN_VALUES | {dict, list}
+_CONTAINERS: Final = frozenset({dict, list})
+_ONLY_DICT: Final = frozenset({dict})
+_ONLY_LIST: Final = frozenset({list})
 
 
 # ---------------------------------------------------------------- to_tool_args

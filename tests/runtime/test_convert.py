@@ -91,6 +91,37 @@ def test_plain_check_agrees_with_a_value_by_value_check() -> None:
     assert seen[True] > 500 and seen[False] > 100
 
 
+def _uniform_tree(rnd: random.Random, depth: int, kind: str) -> object:
+    """Containers whose children are all maps or all vectors (records, tables, matrices)
+    down to a last level of scalars, with a rare bad value or key anywhere."""
+    if depth == 0:
+        return rnd.choice([1, "s", None, 2.5] * 30 + [(1,), _Str("x"), b"b", {1, 2}])
+    child = rnd.choice(["dict", "list"])
+    items = [_uniform_tree(rnd, depth - 1, child) for _ in range(rnd.randint(0, 3))]
+    if kind == "list":
+        return items
+    keys: list[object] = [rnd.choice(["a", "b", "c"] * 30 + [_Str("a"), 1]) for _ in items]
+    return dict(zip(keys, items, strict=True))
+
+
+def test_plain_check_on_uniform_levels() -> None:
+    # levels holding only maps or only vectors are taken whole (no per-element filter),
+    # a single list as it is; the verdict must still be the value-by-value one
+    rnd = random.Random(17)
+    seen = {True: 0, False: 0}
+    for _ in range(3000):
+        tree = _uniform_tree(rnd, rnd.randint(1, 5), rnd.choice(["dict", "list"]))
+        want = _plain_reference(tree)
+        assert _is_plain(tree) is want, tree
+        seen[want] += 1
+    assert seen[True] > 300 and seen[False] > 300, seen
+    records = [{"id": i, "tags": ["x", i]} for i in range(50)]
+    assert _is_plain({"rows": records, "grid": [[1, 2], [3, 4]]})
+    records[-1]["tags"].append((1,))
+    assert not _is_plain({"rows": records, "grid": [[1, 2], [3, 4]]})
+    assert records[-1]["tags"] == ["x", 49, (1,)]  # the host's data is left as it was
+
+
 def test_deep_host_data() -> None:
     v: object = 1
     for _ in range(5_000):
