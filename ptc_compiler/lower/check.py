@@ -312,6 +312,8 @@ def _policy_checker() -> type:
     from RestrictedPython.transformer import RestrictingNodeTransformer
 
     dispatch: dict[type, Any] = {}
+    get_entry = dispatch.get
+    AST = ast.AST
 
     def resolve(kind: type) -> Any:
         method = getattr(PolicyChecker, "visit_" + kind.__name__, None)
@@ -385,20 +387,21 @@ def _policy_checker() -> type:
                 children: Any
                 if type(value) is list:
                     children = value
-                elif isinstance(value, ast.AST):
+                elif isinstance(value, AST):
                     children = (value,)
                 else:
                     continue
                 child: Any
                 for child in children:
-                    if not isinstance(child, ast.AST):
-                        continue
-                    kind = type(child)
-                    entry = dispatch.get(kind) or resolve(kind)
+                    entry = get_entry(type(child))
+                    if entry is None:  # not a node, or a kind met for the first time
+                        if not isinstance(child, AST):
+                            continue
+                        entry = resolve(type(child))
                     if entry is _SKIP:
                         continue
                     if entry is _NAME:
-                        if clean is None or (child.id, type(child.ctx)) not in clean:  # type: ignore[attr-defined]
+                        if clean is None or (child.id, type(child.ctx)) not in clean:
                             self.name(child)
                     elif entry is _CONTENTS:
                         self.node_contents_visit(child)
