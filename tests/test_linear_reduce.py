@@ -167,3 +167,21 @@ def test_errors_name_reduce() -> None:
 def test_escaping_accumulators_use_the_plain_reduce(src: str) -> None:
     assert "rt_t_" not in ptc_compiler.compile(src).python_source
     assert run(src).ok
+
+
+def test_one_pair_assoc_has_its_own_helper() -> None:
+    # the random programs above run both helpers: one pair (`t_assoc1`) and several
+    one = ptc_compiler.compile("(reduce (fn [m x] (assoc m x 1)) data/m [1])").python_source
+    two = ptc_compiler.compile("(reduce (fn [m x] (assoc m x 1 :y 2)) {} [1])").python_source
+    assert "rt_t_assoc1(" in one and "rt_t_assoc(" not in one
+    assert "rt_t_assoc(" in two and "rt_t_assoc1(" not in two
+    # nil, a vector and a bad start go to the persistent builtin, as with `t_assoc`
+    for start, want in [("nil", "{1 1}"), ("[0]", "[0 1]")]:
+        res = run(f"(reduce (fn [m x] (assoc m x 1)) {start} [1])")
+        assert res.ok and pr_str(res.value) == want, res
+    res = run('(reduce (fn [m x] (assoc m x 1)) "s" [1])')
+    assert res.error is not None and res.error.message.startswith("assoc"), res.error
+    # host data is copied once, never written; a `-` key finds the `_` spelling
+    data = {"m": {"d_e": 1}}
+    res = run("(reduce (fn [m x] (assoc m :d-e x)) data/m [5 6])", data=data)
+    assert res.ok and pr_str(res.value) == '{"d_e" 6}' and data == {"m": {"d_e": 1}}, res

@@ -788,7 +788,12 @@ def _recur(e: Emitter, n: ir.Recur) -> Lowered:
 
 def _rt_call(e: Emitter, n: ir.RtCall) -> Lowered:
     stmts, exprs = e.many(n.args)
-    return Lowered(stmts, helper(n.helper, *exprs))
+    name = RT_FIXED_ARITY.get((n.helper, len(exprs)), n.helper)
+    return Lowered(stmts, helper(name, *exprs))
+
+
+#: Runtime helpers with a variant for one argument count (no argument tuple to unpack).
+RT_FIXED_ARITY: dict[tuple[str, int], str] = {("t_assoc", 4): "t_assoc1"}
 
 
 def _tool_call(e: Emitter, n: ir.ToolCall) -> Lowered:

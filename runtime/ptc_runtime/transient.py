@@ -92,32 +92,40 @@ def t_assoc(owned: Owned, m: Any, *kvs: Any) -> Any:
         return _colls.assoc(m, *kvs)  # nil, vectors, errors: the persistent builtin
     if not kvs or len(kvs) % 2:
         raise PtcError("arity_error", "assoc: expected keys and values in pairs")
-    if id(m) not in owned:
-        m = _adopt(owned, m)
-    only_m = len(owned) == 1  # then no value of m is owned: plain stores
     for i in range(0, len(kvs), 2):
-        k = kvs[i]
-        tk = type(k)
-        if tk is str:
-            if k not in m:
-                # `find_key`'s string search inline (a new key is the common case when a
-                # map is built): the keyword spelling, then the `_` spellings
-                kw = _interned.get(k)
+        m = t_assoc1(owned, m, kvs[i], kvs[i + 1])
+    return m
+
+
+def t_assoc1(owned: Owned, m: Any, k: Any, v: Any) -> Any:
+    """`(assoc m k v)` with one pair, the common case (the compiler calls it for that
+    arity): `t_assoc` without the argument tuple and the loop over pairs."""
+    if type(m) is not dict or id(m) not in owned:
+        t = type(m)
+        if t is not dict and t is not PMap:
+            return _colls.assoc(m, k, v)  # nil, vectors, errors: the persistent builtin
+        m = _adopt(owned, m)
+    tk = type(k)
+    if tk is str:
+        if k not in m:
+            # `find_key`'s string search inline (a new key is the common case when a
+            # map is built): the keyword spelling, then the `_` spellings
+            kw = _interned.get(k)
+            if kw is not None and kw in m:
+                k = kw
+            elif "-" in k:
+                alt = k.replace("-", "_")
+                kw = _interned.get(alt)
                 if kw is not None and kw in m:
                     k = kw
-                elif "-" in k:
-                    alt = k.replace("-", "_")
-                    kw = _interned.get(alt)
-                    if kw is not None and kw in m:
-                        k = kw
-                    elif alt in m:
-                        k = alt
-        elif not ((tk is Keyword or tk is int) and k in m):  # exact key: no search
-            k = map_write_key(m, k)
-        if only_m:
-            m[k] = kvs[i + 1]
-        else:
-            _put(owned, m, k, kvs[i + 1])
+                elif alt in m:
+                    k = alt
+    elif not ((tk is Keyword or tk is int) and k in m):  # exact key: no search
+        k = map_write_key(m, k)
+    if len(owned) == 1:  # only `m` is owned, so none of its values is: a plain store
+        m[k] = v
+    else:
+        _put(owned, m, k, v)
     return m
 
 
@@ -247,6 +255,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_t_items": t_items,
     "rt_t_seen": t_seen,
     "rt_t_assoc": t_assoc,
+    "rt_t_assoc1": t_assoc1,
     "rt_t_update": t_update,
     "rt_t_update_in": t_update_in,
     "rt_t_assoc_in": t_assoc_in,
