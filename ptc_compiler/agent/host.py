@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Final, NoReturn
 
 from ptc_compiler.agent import library, mission_api
+from ptc_compiler.agent.crossing import to_workflow
 from ptc_compiler.agent.preview import PreviewCaps, preview
 from ptc_compiler.agent.providers import ModelRouter, ProviderError
 from ptc_compiler.agent.providers.failure import ProviderFailure
@@ -60,10 +61,8 @@ from ptc_compiler.signatures import (
 )
 from ptc_compiler.tools import InputValidationUnavailable, OutputValidationUnavailable, Tool
 from ptc_runtime.contracts.errors import ContractViolation
-from ptc_runtime.convert import to_json_value
 from ptc_runtime.errors import PtcError
 from ptc_runtime.limits import DEFAULT_LIMITS, Limits
-from ptc_runtime.printer import pr_str
 from ptc_runtime.seam import RunFailure
 from ptc_runtime.state import COMMIT_PHASE
 
@@ -934,15 +933,12 @@ class AgentHost:
         return ev
 
     def _keep(self, value: Any) -> dict[str, Any]:
-        """The JSON projection the loop sees, and a reference to the native value."""
+        """The value as the workflow sees it (`crossing.to_workflow`: PTC data as it is,
+        never anything executable or a host object), and a reference to the exact value."""
         with self._lock:
             self.values.append(value)
             ref = len(self.values) - 1
-        try:
-            projected = to_json_value(value)
-        except Exception:
-            projected = pr_str(value, 256)
-        return {"value": projected, "value_ref": ref}
+        return {"value": to_workflow(value), "value_ref": ref}
 
     def native(self, ref: Any) -> Any:
         return self.values[ref] if isinstance(ref, int) and 0 <= ref < len(self.values) else None

@@ -553,16 +553,19 @@ def count_tool_call(ctx: RunContext, limits: Limits) -> None:
 def check_tool_result(
     ns: BindingNamespace | None, name: str, result: object, limits: Limits
 ) -> None:
-    """Tool results must be JSON-like and under the result cap (host data: C encoder)."""
+    """Tool results must be JSON-like and under the result cap (host data: C encoder).
+
+    Map keys may be what `from_host` accepts besides strings: keywords and tuples (vector
+    keys) are measured by their JSON spelling, as keyword values already are.
+    """
     try:
-        text = json.dumps(
-            result,
-            ensure_ascii=False,
-            allow_nan=False,
-            default=_host_default,
-            separators=(",", ":"),
-        )
-    except (TypeError, ValueError, RecursionError):
+        text = _encode_result(result)
+    except TypeError:
+        try:
+            text = _encode_result(_keys_as_text(result))
+        except (TypeError, ValueError, RecursionError):
+            raise rejection(ns, name, "returned a value that is not JSON") from None
+    except (ValueError, RecursionError):
         raise rejection(ns, name, "returned a value that is not JSON") from None
     if len(text) > limits.tool_result_bytes or (
         not text.isascii() and len(text.encode("utf-8", "surrogatepass")) > limits.tool_result_bytes
@@ -571,6 +574,29 @@ def check_tool_result(
             "tool_result_too_large",
             f"tool/{name} returned more than {limits.tool_result_bytes} bytes",
         )
+
+
+def _encode_result(result: object) -> str:
+    return json.dumps(
+        result, ensure_ascii=False, allow_nan=False, default=_host_default, separators=(",", ":")
+    )
+
+
+def _keys_as_text(x: object) -> object:
+    """`x` with keyword and tuple map keys spelled as JSON text (for measuring only); any
+    other key is left for the encoder to refuse."""
+    if isinstance(x, dict):
+        out = {}
+        for k, v in x.items():
+            if isinstance(k, tuple):
+                k = _encode_result(_keys_as_text(list(k)))
+            elif type(k).__name__ == "Keyword":
+                k = getattr(k, "name", k)
+            out[k] = _keys_as_text(v)
+        return out
+    if isinstance(x, list | tuple | set | frozenset):
+        return [_keys_as_text(v) for v in x]
+    return x
 
 
 def _host_default(x: object) -> object:

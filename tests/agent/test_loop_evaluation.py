@@ -11,6 +11,7 @@ from ptc_compiler.agent import AgentError, run_value
 from ptc_compiler.agent.loop import _run
 from ptc_compiler.agent.providers import ScriptedProvider
 from ptc_compiler.tools import Tool
+from ptc_runtime.values import Keyword
 
 
 def test_EVL_01_return_completes_every_entry() -> None:
@@ -60,7 +61,7 @@ def test_EVL_06_final_ordinary_value_commits_then_turn_limit() -> None:
 def test_EVL_07_fail_is_immediate_subject_failure() -> None:
     out, sp = agent([call('(fail {:why "impossible"})'), call("(return 1)")])
     assert out.status == "subject-failure" and out.kind == "model-program-failed"
-    assert out.error == {"why": "impossible"}
+    assert out.error == {Keyword("why"): "impossible"}  # the native fail value
     assert len(sp.requests) == 1
 
 

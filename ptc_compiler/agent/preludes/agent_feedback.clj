@@ -1,7 +1,7 @@
 (ns agent.feedback
   "Every model-facing text of the agent loop: budget notices, observations and corrections,
   with their bounds (agent-design §3.5). cfg is the loop's effective configuration."
-  {:visibility :discoverable :deps [agent.native]})
+  {:visibility :discoverable :deps [agent.native agent.retry]})
 
 (def contract-feedback-limit "Result-contract diagnostics are capped here." 32768)
 
@@ -139,7 +139,8 @@
 (defn capability-error
   "Only the public kind and reason of a correctable capability failure."
   [value]
-  (str "A tool call failed (kind: " (get value :kind) ", reason: " (get value :reason) "). "
+  (str "A tool call failed (kind: " (agent.retry/text (get value :kind))
+       ", reason: " (agent.retry/text (get value :reason)) "). "
        "Nothing was committed by the failed program; you may correct it and try again."))
 
 (defn mutation-state

@@ -13,6 +13,12 @@
   [turn max-turns]
   (pos? (remaining turn max-turns)))
 
+(defn text
+  "A keyword's name, or the value itself: mission values cross natively, so an envelope's
+  status, kind and reason may be keywords or strings."
+  [v]
+  (if (keyword? v) (name v) v))
+
 (defn correctable-capability-failure?
   "An explicit fail the evaluator proved is the exact, retryable result of the last read-only
   capability call (seed 001, retry and effect safety)."
@@ -21,9 +27,9 @@
     (and (true? (get ev :capability_failure?))
          (true? (get ev :retryable?))
          (map? v)
-         (= "error" (str (get v :status)))
-         (string? (get v :kind))
-         (string? (get v :reason))
+         (= "error" (text (get v :status)))
+         (string? (text (get v :kind)))
+         (string? (text (get v :reason)))
          (boolean? (get v :retryable?)))))
 
 (defn backoff-ms
