@@ -98,3 +98,29 @@ def test_swapped_sort_by_arguments_are_diagnosed() -> None:
     assert res.error is not None
     assert "comparator" in res.error.message
     assert res.error.hint is not None and "(sort-by keyfn comparator coll)" in res.error.hint
+
+
+def test_pluck_agrees_with_a_flexible_read_of_each_item() -> None:
+    # `pluck_getter` (sort-by/group-by/map with a keyword or string key) takes shortcuts
+    # by the first item's spelling; the keys must be each item's flexible read, and a
+    # C-level getter, when given, must give the same keys
+    import random
+
+    from ptc_runtime.builtins.keyed import pluck_getter
+    from ptc_runtime.collections import PMap
+    from ptc_runtime.lookup import get_flexible
+    from ptc_runtime.values import keyword
+
+    rnd = random.Random(5)
+    spellings: list[object] = [keyword("p"), "p", keyword("q")]
+    for _ in range(3000):
+        items: list[object] = []
+        for _ in range(rnd.randint(0, 4)):
+            keys = rnd.sample(spellings, rnd.randint(0, 3))
+            d = {k: rnd.randint(0, 3) for k in keys}
+            items.append(rnd.choice([d, d, d, d, PMap.from_dict(d), None, [1, 2]]))
+        k = rnd.choice([keyword("p"), "p"])
+        got, getter = pluck_getter(items, k)
+        assert got == [get_flexible(x, k) for x in items], (items, k)
+        if getter is not None:
+            assert [getter(x) for x in items] == got, (items, k)
