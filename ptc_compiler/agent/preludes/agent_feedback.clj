@@ -112,7 +112,8 @@
 
 (defn- rollback-guidance
   "What was kept and what to do next. A rejected commit (the program completed, but keeping
-  its definitions or its *1 would pass a byte ceiling) gets its own advice per ceiling."
+  its definitions or its *1 would pass a byte ceiling) gets its own advice per ceiling, and
+  so does a heap kill while the program ran."
   [ev]
   (let [outcome (str (get ev :outcome))]
     (cond
@@ -125,6 +126,12 @@
            "was rolled back: none of its definitions were kept; earlier definitions remain. End "
            "the program with a compact summary (counts, a few fields, a small sample) instead "
            "of the full value.")
+      ;; a heap kill while running (not a commit): the program built too much at once
+      (= (str (get ev :kind)) "memory_exceeded")
+      (str "The program ran out of memory and was stopped, so it was rolled back: none of its "
+           "definitions were kept; earlier definitions remain. Filter, page, project or reduce "
+           "before collecting a large result: select the fields you need, take one page at a "
+           "time, or reduce to counts and sums instead of building the whole collection.")
       :else
       (str "Definitions made by the failed program were rolled back; earlier definitions remain. "
            "Correct the program and try again."))))
