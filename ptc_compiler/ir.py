@@ -11,9 +11,10 @@ Equality ignores spans, so tests compare trees built by hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass
 from typing import TypeAlias
 
+from ptc_compiler.fast_init import fast_frozen_init
 from ptc_compiler.forms import NO_SPAN, Span
 from ptc_runtime.values import Keyword, SymbolRef
 
@@ -359,3 +360,11 @@ class Program:
     data_keys: frozenset[str] = frozenset()  # every data/<key> referenced
     #: Key of the attached prelude bundle the program's `ExportRef`s resolve in (or None).
     prelude_key: str | None = None
+
+
+# The analyzer builds these by the hundred per compile: each node class gets an `__init__`
+# that fills its slots directly (same signature and defaults, still frozen).
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and _cls.__module__ == __name__ and is_dataclass(_cls):
+        fast_frozen_init(_cls)
+del _cls

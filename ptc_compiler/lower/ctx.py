@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from ptc_compiler.fast_init import fast_frozen_init
 from ptc_compiler.forms import NO_SPAN, Span
 
 FUEL = "FUEL"
@@ -24,6 +25,7 @@ PNS = "PNS"
 PDEP = "PDEP"
 
 
+@fast_frozen_init  # one per lowered expression
 @dataclass(frozen=True, slots=True)
 class Lowered:
     """Statements to run first, then the value's expression."""
