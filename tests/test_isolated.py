@@ -115,6 +115,26 @@ def test_out_of_memory_is_worker_exit() -> None:
         runtime.close()
 
 
+def test_cpu_rlimit_is_a_timeout_not_a_worker_exit() -> None:
+    # The CPU budget is ours (RLIMIT_CPU per run): when it, not the wall-clock deadline,
+    # stops an unguarded loop, the run timed out; the substrate did not fail.
+    runtime = Runtime(
+        raw_compiler,
+        mode="isolated",
+        pool_size=1,  # type: ignore[arg-type]
+        limits=Limits(worker_cpu_seconds=1),
+    )
+    try:
+        start = time.monotonic()
+        r = go(runtime, py("while True:\n    pass"), timeout_ms=None)
+        assert r.error is not None and r.error.kind == "timeout", r.error
+        assert "CPU budget" in r.error.message
+        assert time.monotonic() - start < 30
+        assert go(runtime, "(+ 1 2)").value == 3  # replaced
+    finally:
+        runtime.close()
+
+
 def test_garbage_on_the_protocol_pipe_is_protocol(rt: Runtime) -> None:
     body = f"""
 os = {OS}

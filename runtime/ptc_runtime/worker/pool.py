@@ -23,6 +23,7 @@ import base64
 import dataclasses
 import json
 import marshal
+import signal
 import subprocess
 import sys
 import threading
@@ -94,6 +95,17 @@ class Proc:
 
     def alive(self) -> bool:
         return self.p.poll() is None
+
+    def cpu_limit_hit(self, settle_s: float = 0.5) -> bool:
+        """After its pipe closed: did the worker die of its CPU rlimit (SIGXCPU)?
+
+        That is an implementation-owned budget expiring (`timeout`), not a substrate
+        failure (`worker-exit`). The exit status may lag the closed pipe a little."""
+        try:
+            code = self.p.wait(timeout=settle_s)
+        except subprocess.TimeoutExpired:
+            return False
+        return code == -signal.SIGXCPU
 
     def send(self, msg: dict[str, Any]) -> None:
         self.send_raw(dumps(msg))
@@ -329,9 +341,16 @@ class WorkerPool:
             try:
                 line = proc.reader.read_line(wait)
             except Closed:
+                cpu_limit = proc.cpu_limit_hit()
                 self._lost(proc, env, retained)
                 if spec.cancel is not None and spec.cancel.cancelled:
                     return fail("abort", "abort", "run cancelled")
+                if cpu_limit:
+                    return fail(
+                        "timeout",
+                        "timeout",
+                        "execution exceeded its CPU budget; the worker was stopped",
+                    )
                 return fail(
                     "worker-exit",
                     "worker_exit",
