@@ -194,8 +194,8 @@ class RunContext:
         loop's first pass, whose credit is already counted here: then `left` is at least
         1 whenever the run is still within its budget, so the same test holds.
 
-        This is `charge` written out (a tight loop refills every 1,000 steps: each
-        call and attribute read here is a measurable part of its guard overhead).
+        The accounting is `charge` written out for speed (a tight loop refills every few
+        thousand steps, so each call and attribute read here is part of its guard cost).
         """
         out = self.fuel_out
         entry = out.pop(id(fuel), None)
@@ -209,15 +209,7 @@ class RunContext:
             if left == 0:
                 self.steps_used = used + 1
             self.over_budget()
-        now = time.monotonic()
-        self.check_time(now)
-        chunk = self.chunk
-        took = now - self.last_refuel
-        if took > SLOW_CHUNK_S:
-            chunk = self.chunk = max(1, chunk // 8)
-        elif chunk < FUEL_CHUNK and took < FAST_CHUNK_S:
-            chunk = self.chunk = min(FUEL_CHUNK, chunk * 2)
-        self.last_refuel = now
+        chunk = self.next_chunk()
         n = chunk if chunk < left else left
         fuel = repeat(None, n)
         out[id(fuel)] = (fuel, n)
@@ -246,17 +238,21 @@ class RunContext:
         self.steps_used += steps
         if self.steps_used > self.max_steps:
             self.over_budget()
+        return min(self.next_chunk(), self.max_steps - self.steps_used)
+
+    def next_chunk(self) -> int:
+        """Check deadline and cancel, and size the next chunk by how long the last took
+        (see `charge`)."""
         now = time.monotonic()
         self.check_time(now)
         chunk = self.chunk
         took = now - self.last_refuel
         if took > SLOW_CHUNK_S:
-            chunk = max(1, chunk // 8)
+            chunk = self.chunk = max(1, chunk // 8)
         elif chunk < FUEL_CHUNK and took < FAST_CHUNK_S:
-            chunk = min(FUEL_CHUNK, chunk * 2)
-        self.chunk = chunk
+            chunk = self.chunk = min(FUEL_CHUNK, chunk * 2)
         self.last_refuel = now
-        return min(chunk, self.max_steps - self.steps_used)
+        return chunk
 
     def over_budget(self) -> NoReturn:
         """Fail the run: its step budget is spent."""
