@@ -74,8 +74,11 @@ _SYM: Final = f"{_SYM_FIRST}{_SYM_REST}*"
 _SPACE, _NEWLINE, _COMMENT, _SYMBOL, _OPEN, _CLOSE, _KEYWORD, _NUMBER = range(1, 9)
 _STRING, _CHAR, _REGEX, _QUOTED, _VAR_QUOTE, _SPECIAL, _DISCARD, _OTHER = range(9, 17)
 
+# Blanks in front of a token are part of its match (one match per token, not two); the
+# blanks group itself only matches what no token follows (the end of the text).
 _TOKEN: Final = re.compile(
-    "|".join(
+    r"[ \t\r,]*(?:"
+    + "|".join(
         [
             r"([ \t\r,]+)",  # _IGNORED, split so that line breaks can be counted
             r"(\n)",
@@ -95,6 +98,7 @@ _TOKEN: Final = re.compile(
             r"([\s\S])",  # anything else, BAD_TOKEN included: the lark reader decides
         ]
     )
+    + ")"
 )
 
 _CLOSER_OF: Final = {"(": ")", "[": "]", "{": "}", "#{": "}", "#(": ")"}
@@ -360,7 +364,7 @@ def read_fast(source: str, max_depth: int, max_int_digits: int) -> tuple[Form, .
             line += 1
             line_start = match.end()
             continue
-        start, end = match.span()
+        start, end = match.span(kind)
         col = start - line_start + 1
         if kind == _SYMBOL:
             text = match[kind]
