@@ -364,7 +364,7 @@ def read_fast(source: str, max_depth: int, max_int_digits: int) -> tuple[Form, .
             line += 1
             line_start = match.end()
             continue
-        start, end = match.span(kind)
+        start, end = match.span(kind)  # type: ignore[arg-type]  # every alternative is a group
         col = start - line_start + 1
         if kind == _SYMBOL:
             text = match[kind]
