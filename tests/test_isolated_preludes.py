@@ -476,3 +476,30 @@ def test_a_bundle_too_large_to_ship_is_refused_when_the_environment_is_built(
     # in-process the same bundle is fine (nothing is shipped)
     with Environment([big], cache_dir=False) as e:
         assert e.run("(big/f39 1)").value == 40
+
+
+def test_an_isolated_environment_without_preludes_runs_like_in_process() -> None:
+    """An empty bundle still ships (its key is attached by every program it compiles) and
+    the worker accepts it: values, introspection, failures and retained definitions."""
+    programs = ["(+ 1 2)", "(dir)", '(apropos "x")', "(fail {:a 1})", "(undefined-fn 1)"]
+    got: dict[str, list[Any]] = {}
+    for mode in ("in-process", "isolated"):
+        with Environment([], cache_dir=False, mode=mode, pool_size=1) as env:
+            runs = [env.run(p) for p in programs]
+            owner = object()
+            first = env.run("(def base 40) nil", state_owner=owner)
+            second = env.run("(+ base 2)", state_owner=owner)
+        got[mode] = [
+            (r.outcome, r.error.code if r.error else None, project(r.value, DEFAULT_LIMITS))
+            for r in [*runs, first, second]
+        ]
+    assert got["isolated"] == got["in-process"]
+    assert got["isolated"][0] == ("value", None, 3)
+    assert got["isolated"][-1] == ("value", None, 42)
+
+
+def test_the_worker_loads_an_empty_package() -> None:
+    pkg = build_package("k" * 64, [], [], {})
+    digest, loaded = load_package(json.loads(pkg.line))
+    assert digest == pkg.digest
+    assert dict(loaded.exports) == {} and list(loaded.index.namespaces()) == []

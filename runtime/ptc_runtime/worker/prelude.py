@@ -244,7 +244,9 @@ def load_package(msg: Mapping[str, Any]) -> tuple[str, LoadedPrelude]:
         raise PackageError("prelude package digest mismatch")
     key = _str(body.get("key"), "key", 128)
     comps = body.get("components")
-    if type(comps) is not list or not 0 < len(comps) <= MAX_COMPONENTS:
+    # An empty bundle is a valid package: an isolated environment without preludes still
+    # compiles its programs against the bundle's key (for `dir`, `doc`, ...).
+    if type(comps) is not list or len(comps) > MAX_COMPONENTS:
         raise PackageError("malformed prelude package (components)")
     index = body.get("index")
     if type(index) is not dict:
