@@ -108,6 +108,10 @@ _BARE: frozenset[type[ast.AST]] = frozenset(
     k for k in ALLOWED_NODES if not k._fields and k not in _POSITIONED
 )
 _CONTEXTS: frozenset[type[ast.AST]] = frozenset({ast.Load, ast.Store})
+#: Queued classes `finalize` checks beyond their kind (names they define, what they index).
+_OWN_CHECKS: frozenset[type[ast.AST]] = frozenset(
+    {ast.FunctionDef, ast.arg, ast.Global, ast.Subscript}
+)
 
 
 def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> None:
@@ -125,6 +129,7 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
     positioned = _POSITIONED
     bare = _BARE
     contexts = _CONTEXTS
+    own_checks = _OWN_CHECKS
     name_kind = ast.Name
     const_kind = ast.Constant
     specials = tables | {FUEL, CREDIT}
@@ -142,14 +147,16 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
                 pos = (line, col, d.get("end_lineno") or line, d.get("end_col_offset") or col)
             else:
                 d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = pos
-        if kind is ast.FunctionDef:
+        if kind not in own_checks:
+            pass
+        elif kind is ast.FunctionDef:
             _check_name(node.name, specials)  # type: ignore[attr-defined]
         elif kind is ast.arg:
             _check_name(node.arg, specials)  # type: ignore[attr-defined]
         elif kind is ast.Global:
             if node.names != FUEL_GLOBALS:  # type: ignore[attr-defined]
                 raise GeneratedCodeRejected("only FUEL may be declared global")
-        elif kind is ast.Subscript:
+        else:  # ast.Subscript
             target = node.value  # type: ignore[attr-defined]
             key = node.slice  # type: ignore[attr-defined]
             if not (
