@@ -57,25 +57,46 @@ class Ctx:
     prelude_key: str | None = None
     #: Component modules: dependency exports are read from the `PDEP` table.
     component: bool = False
+    #: The targets and arguments of the module's one `kA, kB, ... = rt_kws('a', 'b', ...)`.
+    keywords: tuple[list[ast.expr], list[ast.expr]] | None = None
 
     def fresh(self, prefix: str = "t") -> str:
         self.counter += 1
         return f"{prefix}{self.counter}"
 
     def const(self, helper: str, arg: str) -> str:
-        """A module-level constant `kN = rt_<helper>(arg)`, made once per (helper, arg)."""
+        """A module-level constant `kN = rt_<helper>(arg)`, made once per (helper, arg).
+
+        Keywords, the most common constants, are all made by one statement instead,
+        `kA, kB, ... = rt_kws('a', 'b', ...)` where the first is needed (a program has a
+        dozen of them: each separate statement cost five nodes to build, check and
+        compile, this costs two).
+        """
         key = (helper, arg)
         name = self.consts.get(key)
         if name is None:
             name = self.fresh("k")
             self.consts[key] = name
-            self.hoisted.append(
-                ast.Assign(
-                    targets=[store(name)],
-                    value=call(load("rt_" + helper), [ast.Constant(arg)]),
+            if helper == "kw":
+                self._keyword(name, arg)
+            else:
+                self.hoisted.append(
+                    ast.Assign(
+                        targets=[store(name)],
+                        value=call(load("rt_" + helper), [ast.Constant(arg)]),
+                    )
                 )
-            )
         return name
+
+    def _keyword(self, name: str, arg: str) -> None:
+        if self.keywords is None:
+            targets = ast.Tuple([], STORE)
+            made = ast.Call(ast.Name("rt_kws", LOAD), [], [])
+            self.hoisted.append(ast.Assign([targets], made))
+            self.keywords = (targets.elts, made.args)
+        names, args = self.keywords
+        names.append(store(name))
+        args.append(ast.Constant(arg))
 
 
 # These builders make most of a module's nodes. They pass fields positionally (in

@@ -44,6 +44,12 @@ def kw(name: str) -> object:
     return keyword(name)
 
 
+def kws(*names: str) -> tuple[object, ...]:
+    """The keywords `names` name, in order: a module's keyword constants, made at once
+    (generated code: `kA, kB, ... = rt_kws('a', 'b', ...)`)."""
+    return tuple(map(keyword, names))
+
+
 def symref(name: str) -> SymbolRef:
     return SymbolRef(name)
 
@@ -236,6 +242,7 @@ def is_nan(x: object) -> bool:
 HELPERS: Final[dict[str, Any]] = {
     "rt_refill": refill,
     "rt_kw": kw,
+    "rt_kws": kws,
     "rt_symref": symref,
     "rt_special_float": special_float,
     "rt_regex": regex,
