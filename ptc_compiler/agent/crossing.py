@@ -22,21 +22,23 @@ data that the runtime's `from_host` turns back into the same PTC value:
 | anything else | `#<kind>` | text |
 
 A value nested deeper than the Python stack allows crosses as its JSON projection.
+
+An isolated mission's value reaches the host already in this shape, rebuilt from the
+worker's native wire form (`ptc_runtime.worker.crossing`): its functions, regexes and dates
+arrive as `Label`s, which cross here as the same text as in-process.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from ptc_runtime.collections import PMap, PSet, PVec, from_key, kind_name
+from ptc_runtime.collections import PMap, PSet, PVec, from_key
 from ptc_runtime.convert import to_json_value
 from ptc_runtime.printer import pr_str
-from ptc_runtime.temporal import Temporal
 from ptc_runtime.values import Keyword, SymbolRef
+from ptc_runtime.worker.crossing import LABEL_CHARS, Label, label_of
 
 _DATA: Final = (type(None), bool, int, float, str, Keyword, SymbolRef)
-#: Characters of an inert label, or of a key printed as text, at most.
-LABEL_CHARS: Final = 128
 
 
 def to_workflow(value: object) -> object:
@@ -73,13 +75,9 @@ def _hashable(x: object) -> object:
     return _leaf(x)
 
 
-def _leaf(x: object) -> object:
-    if isinstance(x, Temporal):
-        return to_json_value(x)
-    kind = kind_name(x)
-    if kind in ("function", "var", "regex"):
-        return pr_str(x, LABEL_CHARS)
-    return f"#<{kind}>"
+def _leaf(x: object) -> str:
+    # A label that crossed from an isolated worker already holds the workflow's text.
+    return x.data if type(x) is Label else label_of(x).data
 
 
 __all__ = ["LABEL_CHARS", "to_workflow"]

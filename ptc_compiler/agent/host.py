@@ -61,12 +61,15 @@ from ptc_compiler.signatures import (
 )
 from ptc_compiler.tools import InputValidationUnavailable, OutputValidationUnavailable, Tool
 from ptc_runtime.contracts.errors import ContractViolation
+from ptc_runtime.convert import to_json_value
 from ptc_runtime.errors import PtcError
 from ptc_runtime.limits import DEFAULT_LIMITS, Limits
-from ptc_runtime.seam import RunFailure
+from ptc_runtime.seam import Mode, RunFailure
 from ptc_runtime.state import COMMIT_PHASE
+from ptc_runtime.values import Keyword, SymbolRef
 
 CORE_NS: Final = "agent.core"
+MODES: Final = ("in-process", "isolated")
 #: The one namespace allowed to call each host tool (agent-design §2.2).
 TOOL_OWNERS: Final[Mapping[str, str]] = {
     "llm-request": "llm",
@@ -162,14 +165,20 @@ class HostLimits:
     waits for the run's single evaluation lease. `run_timeout_ms`: the run deadline, which
     also bounds every admission wait and evaluation; None = none.
     `workflow_capability_calls`: model requests the whole run may make; None = unbounded.
+    `mission_mode`: where the evaluations of a mission that does not choose (`Mission.mode`
+    None, e.g. the `default` mission the entries build) run: `"in-process"` or `"isolated"`
+    (worker processes, docs/agents.md "Isolated missions").
     """
 
     subordinate_evaluations: int | None = None
     evaluation_admission_timeout_ms: float = 10_000
     run_timeout_ms: float | None = None
     workflow_capability_calls: int | None = None
+    mission_mode: Mode = "in-process"
 
     def __post_init__(self) -> None:
+        if self.mission_mode not in MODES:
+            raise ValueError("HostLimits.mission_mode must be 'in-process' or 'isolated'")
         for name in ("subordinate_evaluations", "workflow_capability_calls"):
             v = getattr(self, name)
             if v is not None and (type(v) is not int or v < 0):
@@ -236,6 +245,11 @@ class Mission:
 
     `limits`: the runtime limits of the mission's evaluations (`ptc_runtime.limits.Limits`),
     e.g. the byte ceilings of retained definitions and of `*1 *2 *3`; None = the defaults.
+
+    `mode`: `"isolated"` runs the mission's evaluations in a worker process (one per
+    mission and agent run, holding its retained definitions), `"in-process"` in the host;
+    None = the run's `HostLimits.mission_mode`. Outcomes, feedback and the effect ledger are
+    the same; docs/agents.md "Isolated missions" lists what differs.
     """
 
     tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
@@ -243,8 +257,11 @@ class Mission:
     preludes: Sequence[Any] = ()
     timeout_ms: float | None = 5000
     limits: Limits | None = None
+    mode: Mode | None = None
 
     def __post_init__(self) -> None:
+        if self.mode is not None and self.mode not in MODES:
+            raise ValueError("Mission.mode must be 'in-process', 'isolated' or None")
         library.mission_items(self.preludes)  # a bad library selection fails here, typed
         for name in self.tools:
             if name in RESERVED_NAMES or str(name).startswith(RESERVED_PREFIXES):
@@ -289,6 +306,39 @@ def last_result(calls: Sequence[_Call], value: Any) -> bool:
     return any(
         c.result is value and (c.finished is None or c.finished > last.started) for c in calls
     )
+
+
+def last_result_equal(calls: Sequence[_Call], value: Any) -> bool:
+    """`last_result` for an isolated mission: the program's value and the capability
+    results crossed the worker boundary as data, so the test is equality of the value with
+    a last result as the worker received it (its JSON form), not identity."""
+    if not calls:
+        return False
+    last = max(calls, key=lambda c: c.started)
+    try:
+        mine = to_json_value(value)
+    except (PtcError, TypeError, ValueError, RecursionError):
+        return False
+    for c in calls:
+        if (c.finished is not None and c.finished <= last.started) or c.status == "raised":
+            continue
+        try:
+            if json.loads(json.dumps(c.result, default=_json_default)) == mine:
+                return True
+        except (TypeError, ValueError, RecursionError):
+            continue
+    return False
+
+
+def _json_default(x: object) -> object:
+    """Tool results as the worker pool sends them: sets and tuples as arrays, keywords and
+    symbols as their names."""
+    if isinstance(x, set | frozenset | tuple):
+        return list(x)
+    name = getattr(x, "name", None)
+    if isinstance(x, Keyword | SymbolRef) and isinstance(name, str):
+        return name
+    raise TypeError("not JSON")
 
 
 def _denied(value: Any) -> bool:
@@ -343,12 +393,17 @@ class _MissionRuntime:
         items = library.mission_items(mission.preludes)
         self.api_env = Environment(items, tools=tools, data=mission.data)
         wrapped = {name: self._recorded(name, fn) for name, fn in tools.items()}
+        self.mode: Mode = mission.mode or host.limits.mission_mode
+        # Isolated: one worker, started now (the model's first turn overlaps its start-up)
+        # and then dedicated to this mission's state owner.
         self.run_env = Environment(
             self.api_env.bundle,
             tools=wrapped,
             data=mission.data,
             timeout_ms=mission.timeout_ms,
             limits=mission.limits,
+            mode=self.mode,
+            pool_size=1,
         )
         self.owner = object()
         self._inventory: str | None = None  # the frozen inventory, as canonical JSON
@@ -883,7 +938,12 @@ class AgentHost:
         rt.ledger.clear()
         rt.host_failure = None
         rt.eval_deadline = None if budget is None else time.monotonic() + budget / 1000.0
-        result = rt.run_env.run(source, state_owner=rt.owner, timeout_ms=budget)
+        isolated = rt.mode == "isolated"
+        runtime = rt.run_env.runtime
+        had_worker = isolated and runtime.holds_worker(rt.owner)
+        # Isolated, the value crosses as PTC data (`ptc_runtime.worker.crossing`), not as
+        # its JSON projection, so the loop sees what it sees in-process.
+        result = rt.run_env.run(source, state_owner=rt.owner, timeout_ms=budget, native=True)
         calls = list(rt.ledger)
         safe = all(c.effect == "read" for c in calls)
         ev: dict[str, Any] = {
@@ -906,10 +966,13 @@ class AgentHost:
             self.last_returned = result.value
             ev.update(self._observation(result.value, result.output, obs_chars))
         elif result.outcome == "fail":
+            # Isolated, tool results and the fail value crossed the worker boundary as
+            # data, so "exactly the last result" is equality with what the worker received.
+            exact = last_result_equal if isolated else last_result
             ev.update(
                 outcome="failed",
                 **self._keep(result.value),
-                **{"capability_failure?": last_result(calls, result.value)},
+                **{"capability_failure?": exact(calls, result.value)},
             )
             with self._lock:
                 self._failed.add(ev["value_ref"])
@@ -930,6 +993,10 @@ class AgentHost:
             )
             if commit:
                 ev["phase"] = COMMIT_PHASE
+            if had_worker and not runtime.holds_worker(rt.owner):
+                # The worker was killed or died (heap, deadline, crash): the mission's
+                # retained definitions went with it; the next evaluation starts afresh.
+                ev["state_lost?"] = True
         return ev
 
     def _keep(self, value: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from typing import Final
 
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec
 from ptc_runtime.printer import pr_str
+from ptc_runtime.worker.crossing import Label
 
 #: The cap names a preview reports, in the order they are listed.
 CAP_NAMES: Final = ("depth", "collection", "nodes", "string", "chars", "bytes")
@@ -84,6 +85,7 @@ class _Writer:
         self.nodes = 0
         self.hit: set[str] = set()
         self.keys: list[str] = []
+        self.labels = False  # a Label was shown (the printer does not know them)
 
     def emit(self, text: str) -> None:
         caps = self.caps
@@ -139,6 +141,9 @@ class _Writer:
             self.seq("#{", "}", v.m.values(), len(v.m), depth)  # type: ignore[attr-defined]
         elif t is dict or t is PMap:
             self.map(v, depth)  # type: ignore[arg-type]
+        elif t is Label:  # a value that crossed from an isolated worker as its label
+            self.labels = True
+            self.emit(v.text)  # type: ignore[attr-defined]
         else:
             self.emit(pr_str(v))  # scalars; functions become inert #function[...] labels
 
@@ -194,7 +199,7 @@ def preview(value: object, caps: PreviewCaps | None = None) -> Preview:
         pass
     hit = tuple(c for c in CAP_NAMES if c in w.hit)
     keys = tuple(w.keys) if hit else ()
-    if hit == ("string",) and caps.default_string:
+    if hit == ("string",) and caps.default_string and not w.labels:
         # pr_str stops just past max_chars (adding a marker), so this pass is bounded too.
         exact = pr_str(value, caps.max_chars)
         if (

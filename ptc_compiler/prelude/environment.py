@@ -253,14 +253,16 @@ class Environment:
         max_steps: int | None = None,
         state_owner: object | None = None,
         cancel: Any = None,
+        native: bool = False,
     ) -> Any:
         """Run `source` here; `data` (if given) is merged over the environment's data.
 
         In-process the value is the PTC value; isolated, its JSON projection (as for
-        `ptc_compiler.run`)."""
+        `ptc_compiler.run`), or with `native=True` the value as PTC data
+        (`ptc_runtime.worker.crossing`: functions and other non-data as inert labels)."""
         from ptc_compiler.api import result_of
 
-        spec = self._spec(source, data, timeout_ms, max_steps, state_owner, cancel)
+        spec = self._spec(source, data, timeout_ms, max_steps, state_owner, cancel, native)
         return result_of(self.runtime.run(spec))
 
     async def arun(
@@ -287,6 +289,7 @@ class Environment:
         max_steps: int | None,
         state_owner: object | None,
         cancel: Any,
+        native: bool = False,
     ) -> seam.RunSpec:
         from dataclasses import replace
 
@@ -307,7 +310,7 @@ class Environment:
             max_steps=max_steps or self.max_steps,
         )
         spec = self.runtime.resolve(request)
-        return replace(spec, native=True) if self.mode == "in-process" else spec
+        return replace(spec, native=True) if self.mode == "in-process" or native else spec
 
     # -- inventory ----------------------------------------------------------------------
 

@@ -128,7 +128,8 @@ class RunResult:
     fail_value: Any = MISSING
     steps: int = 0
     mode: Mode = "in-process"
-    #: in-process only: the completion as a PTC value (keywords, sets ...), unprojected.
+    #: the completion (or fail value) as a PTC value (keywords, sets ...), unprojected:
+    #: in-process the value itself; isolated, its native crossing (`worker.crossing`).
     native_value: Any = field(default=MISSING, repr=False, compare=False)
 
     @property
@@ -167,7 +168,9 @@ class RunSpec:
     discard_completion: bool
     max_steps: int
     cwd: str = "/"  # PTC-Lisp has no filesystem: recorded for the seam, never used
-    native: bool = False  # keep the unprojected value (the public `ptc_compiler.run`)
+    #: keep the unprojected value (the public `ptc_compiler.run`); isolated, the worker
+    #: sends it in the native wire form of `ptc_runtime.worker.crossing`
+    native: bool = False
 
 
 class Compiled(Protocol):
@@ -303,6 +306,16 @@ class Runtime:
         with env.lock:
             names = getattr(env, "names", None)  # a RemoteEnv tracks its names
             return names if isinstance(names, frozenset) else frozenset(env.ns)
+
+    def holds_worker(self, owner: object) -> bool:
+        """Isolated: does `owner`'s retained environment live in a running worker? A worker
+        that was killed or died took the owner's definitions with it. In-process: False."""
+        with self._owners_lock:
+            entry = self._owners.get(id(owner))
+        if entry is None or entry[0] is not owner:
+            return False
+        proc = getattr(entry[1], "proc", None)
+        return proc is not None and bool(proc.alive())
 
     def release(self, owner: object) -> None:
         """Drop an owner's retained environment (and its worker, in isolated mode)."""

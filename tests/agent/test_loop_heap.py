@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from loop_helpers import _agent_prelude_cache, agent, call, last_content  # noqa: F401
 
+from ptc_compiler.agent.host import HostLimits
 from ptc_compiler.prelude import Environment
 from ptc_compiler.tools import Tool
 from ptc_runtime.limits import DEFAULT_LIMITS
@@ -28,10 +29,15 @@ def _read_tools(log: list[str]) -> dict[str, Any]:
     return {"read": Tool(read, effect="read")}
 
 
-def test_EVL_14_heap_kill_after_reads_is_correctable_with_its_own_feedback() -> None:
+MODES = pytest.mark.parametrize("mode", ["in-process", "isolated"])
+
+
+@MODES
+def test_EVL_14_heap_kill_after_reads_is_correctable_with_its_own_feedback(mode: str) -> None:
     log: list[str] = []
     out, sp = agent([call("(def keep 1)"), call(f"(do (tool/read {{}}) (def lost 2) {BIG})"),
-                     call("(return [keep (tool/read {})])")], tools=_read_tools(log))
+                     call("(return [keep (tool/read {})])")], tools=_read_tools(log),
+                    limits=HostLimits(mission_mode=mode))
     assert out.status == "returned" and out.value[0] == 1
     fb = last_content(sp)
     assert "error: memory_exceeded" in fb and HEAP_TEXT in fb
@@ -42,9 +48,11 @@ def test_EVL_14_heap_kill_after_reads_is_correctable_with_its_own_feedback() -> 
     assert log == ["read", "read"]
 
 
-def test_EVL_14_heap_kill_after_a_write_takes_the_closing_turn() -> None:
+@MODES
+def test_EVL_14_heap_kill_after_a_write_takes_the_closing_turn(mode: str) -> None:
     tools = {"save": Tool(lambda a: {"ok": True}, effect="write")}
-    out, sp = agent([call(f"(do (tool/save {{}}) {BIG})"), call("(return 1)")], tools=tools)
+    out, sp = agent([call(f"(do (tool/save {{}}) {BIG})"), call("(return 1)")], tools=tools,
+                    limits=HostLimits(mission_mode=mode))
     assert out.value == 1
     fb = last_content(sp)
     assert HEAP_TEXT in fb and "Do not repeat" in fb

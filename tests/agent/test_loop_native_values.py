@@ -11,6 +11,7 @@ import pytest
 from loop_helpers import _agent_prelude_cache, agent, call, last_content  # noqa: F401
 
 from ptc_compiler.agent.crossing import to_workflow
+from ptc_compiler.agent.host import HostLimits
 from ptc_compiler.agent.providers import ScriptedProvider
 from ptc_compiler.agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
@@ -18,29 +19,38 @@ from ptc_runtime.collections import PSet
 from ptc_runtime.convert import from_host
 from ptc_runtime.values import Keyword
 
+#: Every mission value crosses the same way from an in-process and an isolated mission.
+MODES = pytest.mark.parametrize("mode", ["in-process", "isolated"])
 
-def in_workflow(program: str, returned: str) -> Any:
-    return run_workflow(program, model=ScriptedProvider([call(returned)]))
+
+def in_workflow(program: str, returned: str, mode: str = "in-process") -> Any:
+    return run_workflow(program, model=ScriptedProvider([call(returned)]),
+                        limits=HostLimits(mission_mode=mode))  # type: ignore[arg-type]
 
 
-def test_returned_value_crosses_natively_into_the_workflow() -> None:
+@MODES
+def test_returned_value_crosses_natively_into_the_workflow(mode: str) -> None:
     program = ('(let [v (agent.core/run-value "t" {})] '
                '[(keyword? (get v :k)) (set? (get v :s)) (contains? (get v :s) :b) '
                '(get v [1 2]) (get v true) (vector? (get v :xs)) v])')
-    value = in_workflow(program, '(return {:k :v :s #{:a :b} [1 2] "vk" true "bk" :xs [1 :x]})')
+    value = in_workflow(program, '(return {:k :v :s #{:a :b} [1 2] "vk" true "bk" :xs [1 :x]})',
+                        mode)
     assert list(value[:6]) == [True, True, True, "vk", "bk", True]
     assert value[6] == from_host(
         {Keyword("k"): Keyword("v"), Keyword("s"): frozenset({Keyword("a"), Keyword("b")}),
          (1, 2): "vk", True: "bk", Keyword("xs"): [1, Keyword("x")]})
 
 
-def test_run_outcome_value_is_native_in_the_workflow() -> None:
-    value = in_workflow('(get (agent.core/run-outcome "t" {}) :value)', "(return #{:a})")
+@MODES
+def test_run_outcome_value_is_native_in_the_workflow(mode: str) -> None:
+    value = in_workflow('(get (agent.core/run-outcome "t" {}) :value)', "(return #{:a})", mode)
     assert isinstance(value, PSet) and Keyword("a") in value
 
 
-def test_fail_value_crosses_natively_into_run_outcome() -> None:
-    value = in_workflow('(get (agent.core/run-outcome "t" {}) :error)', "(fail {:why :no})")
+@MODES
+def test_fail_value_crosses_natively_into_run_outcome(mode: str) -> None:
+    value = in_workflow('(get (agent.core/run-outcome "t" {}) :error)', "(fail {:why :no})",
+                        mode)
     assert value == {Keyword("why"): Keyword("no")}
 
 
@@ -52,8 +62,9 @@ def test_fail_value_crosses_natively_into_run_outcome() -> None:
         ('(return {:f (fn [] 1)})', None),
     ],
 )
-def test_nothing_executable_crosses(returned: str, label: str | None) -> None:
-    value = in_workflow('(agent.core/run-value "t" {})', returned)
+@MODES
+def test_nothing_executable_crosses(returned: str, label: str | None, mode: str) -> None:
+    value = in_workflow('(agent.core/run-value "t" {})', returned, mode)
     if label is not None:
         assert value == label
     else:
@@ -98,13 +109,15 @@ def test_deep_values_fall_back_to_the_projection() -> None:
     assert depth == 5000 and crossed == 1
 
 
-def test_EFF_10_keyword_envelopes_from_a_tool_are_corrected() -> None:
+@MODES
+def test_EFF_10_keyword_envelopes_from_a_tool_are_corrected(mode: str) -> None:
     def flaky(args):  # type: ignore[no-untyped-def]  # untyped: receives the map
         return {"status": Keyword("error"), "kind": Keyword("provider_error"),
                 "reason": Keyword("timeout"), "retryable?": True}
 
     out, sp = agent([call("(fail (tool/flaky {}))"), call("(return 1)")],
-                    tools={"flaky": Tool(flaky, effect="read")})
+                    tools={"flaky": Tool(flaky, effect="read")},
+                    limits=HostLimits(mission_mode=mode))
     assert out.value == 1
     assert "kind: provider_error, reason: timeout" in last_content(sp)
 

@@ -110,13 +110,29 @@
          " Respond with exactly one run_ptc_lisp tool call whose only argument is a non-empty "
          "\"program\" string.")))
 
+(defn- reduce-advice
+  "How to avoid running out of memory again."
+  []
+  (str "Filter, page, project or reduce before collecting a large result: select the fields "
+       "you need, take one page at a time, or reduce to counts and sums instead of building "
+       "the whole collection."))
+
 (defn- rollback-guidance
   "What was kept and what to do next. A rejected commit (the program completed, but keeping
   its definitions or its *1 would pass a byte ceiling) gets its own advice per ceiling, and
-  so does a heap kill while the program ran."
+  so does a heap kill while the program ran. In an isolated mission a worker that was
+  stopped (heap, deadline) or died took the earlier definitions with it: that is said."
   [ev]
-  (let [outcome (str (get ev :outcome))]
+  (let [outcome (str (get ev :outcome))
+        oom? (= (str (get ev :kind)) "memory_exceeded")]
     (cond
+      (true? (get ev :state_lost?))
+      (str (if oom?
+             "The program ran out of memory, so its worker process was stopped and replaced. "
+             "The program's worker process was stopped and replaced. ")
+           "None of its definitions were kept, and the definitions of earlier turns are gone "
+           "too: the session starts again empty, so define again what later programs need."
+           (if oom? (str " " (reduce-advice)) ""))
       (= outcome "memory_exceeded")
       (str "The program completed, but its definitions are too large to retain, so the whole "
            "turn was rolled back: none of its definitions were kept; earlier definitions remain. "
@@ -127,11 +143,9 @@
            "the program with a compact summary (counts, a few fields, a small sample) instead "
            "of the full value.")
       ;; a heap kill while running (not a commit): the program built too much at once
-      (= (str (get ev :kind)) "memory_exceeded")
+      oom?
       (str "The program ran out of memory and was stopped, so it was rolled back: none of its "
-           "definitions were kept; earlier definitions remain. Filter, page, project or reduce "
-           "before collecting a large result: select the fields you need, take one page at a "
-           "time, or reduce to counts and sums instead of building the whole collection.")
+           "definitions were kept; earlier definitions remain. " (reduce-advice))
       :else
       (str "Definitions made by the failed program were rolled back; earlier definitions remain. "
            "Correct the program and try again."))))

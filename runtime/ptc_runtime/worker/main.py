@@ -18,6 +18,7 @@ run names the digests it was compiled against.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import marshal
 import os
@@ -264,7 +265,7 @@ class Worker:
         from ptc_runtime.context import CancelToken, RunContext
         from ptc_runtime.convert import from_host
         from ptc_runtime.errors import OutOfMemory, PtcError
-        from ptc_runtime.executor import execute
+        from ptc_runtime.executor import Outcome, execute
         from ptc_runtime.seam import RunSpec, settle
         from ptc_runtime.state import Environment
 
@@ -320,10 +321,23 @@ class Worker:
         env.initialized = True
         code = marshal.loads(base64.b64decode(msg["code"]))
         outcome = execute(code, ctx, msg["fn_names"])
+        wire: Any = _NO_NATIVE
+        if msg.get("native") is True and outcome.status != "error":
+            # Encoded before the commit, so a completion too large to cross is rolled back
+            # like any failed run; a fail value that cannot cross keeps its projection.
+            try:
+                wire = native_wire(outcome.value, self.limits.max_value_bytes)
+            except PtcError as err:
+                if outcome.status != "fail":
+                    outcome = Outcome("error", error=err)
+            if wire is not _NO_NATIVE:
+                spec = dataclasses.replace(spec, discard_completion=True)
         result = settle(ctx, outcome, spec, env if key is not None else None, self.limits)
         # Only a real MemoryError damages the worker; a size guard's refusal does not.
         fatal = outcome.status == "error" and isinstance(outcome.error, OutOfMemory)
-        return self.reply(msg, ctx, result, None, "", names=sorted(env.ns), fatal=fatal), fatal
+        return self.reply(
+            msg, ctx, result, None, "", names=sorted(env.ns), fatal=fatal, native=wire
+        ), fatal
 
     def reply(
         self,
@@ -335,6 +349,7 @@ class Worker:
         *,
         names: list[str] | None = None,
         fatal: bool = False,
+        native: Any = None,
     ) -> Any:
         from ptc_runtime.seam import MISSING, RunFailure
 
@@ -356,6 +371,8 @@ class Worker:
             body["value"] = result.value
         if result.fail_value is not MISSING:
             body["fail_value"] = result.fail_value
+        if native is not None and native is not _NO_NATIVE and result.outcome != "error":
+            body["native"] = native[0]
         if result.error is not None:
             f = result.error
             if fatal:
@@ -373,7 +390,36 @@ class Worker:
         except (ValueError, RecursionError):
             body.pop("value", None)
             body.pop("fail_value", None)
+            body.pop("native", None)
             return dumps(out)
+
+
+#: No native wire value (not asked for, or the value nests too deeply for it).
+_NO_NATIVE: Any = object()
+
+
+def native_wire(value: object, cap: int) -> Any:
+    """(the native wire form of `value`,) under `cap` JSON bytes, or `_NO_NATIVE` when it
+    nests too deeply (the projection is sent instead). Over `cap` is `output-limit`; the
+    size is estimated first (`measure`), so an enormous value costs bounded work."""
+    from ptc_runtime.errors import LimitExceeded
+    from ptc_runtime.limits import measure
+    from ptc_runtime.worker.crossing import TooDeep, encode
+
+    def too_large() -> LimitExceeded:
+        return LimitExceeded(
+            "output_limit", f"the result value exceeded {cap} bytes", kind="output-limit"
+        )
+
+    if measure(value, 8 * cap) > 8 * cap:
+        raise too_large()
+    try:
+        wire = encode(value)
+    except TooDeep:
+        return _NO_NATIVE
+    if len(json.dumps(wire, ensure_ascii=True, separators=(",", ":"))) > cap:
+        raise too_large()
+    return (wire,)
 
 
 class _Bare:

@@ -293,6 +293,8 @@ class WorkerPool:
             "discard": spec.discard_completion,
             "env": env.key if retained else None,
         }
+        if spec.native:  # the completion as PTC data (`ptc_runtime.worker.crossing`)
+            msg["native"] = True
         if needed:
             msg["preludes"] = [p.digest for p in needed]
         if init is not None and not (retained and env.initialized):
@@ -633,6 +635,14 @@ def _result_from(reply: dict[str, Any], limits: Limits) -> Any:
         )
     elif outcome in ("error", "fail"):
         raise ProtocolError("a failed result without an error")
+    native: Any = seam.MISSING
+    if "native" in body:
+        from ptc_runtime.worker.crossing import MalformedValue, decode
+
+        try:
+            native = decode(body["native"])
+        except MalformedValue as exc:
+            raise ProtocolError(f"a malformed native value ({exc})") from None
     return seam.RunResult(
         value=body["value"] if "value" in body else seam.MISSING,
         output=tuple(seam.OutputText(t) for t in output),
@@ -641,4 +651,5 @@ def _result_from(reply: dict[str, Any], limits: Limits) -> Any:
         fail_value=body["fail_value"] if "fail_value" in body else seam.MISSING,
         steps=steps,
         mode="isolated",
+        native_value=native,
     )
