@@ -11,8 +11,10 @@ other exception is our bug, reported as an internal error with an incident id
 
 from __future__ import annotations
 
+import gc
 import logging
 import re
+import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -56,6 +58,54 @@ def base_globals() -> dict[str, Any]:
     return _BASE_GLOBALS
 
 
+class _GcFreeze:
+    """While programs run, the objects that existed before the first of them are frozen.
+
+    A run's allocations trigger collections, and every full one traverses all tracked
+    objects, the host's data included (100,000 order maps are ~200,000 objects): a
+    program that builds a vector per order spent a third of its time there. `gc.freeze()`
+    moves everything that exists at the start to the permanent generation, which no
+    collection traverses; the run's own objects are collected as usual, so cyclic garbage
+    a program makes is still reclaimed (memory limits hold). Freezing and unfreezing are
+    O(1) list splices.
+
+    Counted across threads: only the first of overlapping runs freezes and the last one
+    unfreezes (freezing again at each start would also freeze cyclic garbage made in
+    between, a set that could grow for as long as runs overlap; this way the frozen set
+    is one snapshot). A host that froze objects itself keeps them frozen: seeing a frozen
+    generation at the start of a run (a walk of it, `get_freeze_count`, so asked only
+    while ours is not in place) turns the freeze off for the rest of the process. A host
+    that calls `gc.freeze()` in another thread *during* a run gets its objects unfrozen
+    when the runs end. The collector's enabled state is never touched.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._ours = False
+        self._host_freezes = False
+
+    def start(self) -> None:
+        with self._lock:
+            if self._depth == 0 and not self._host_freezes:
+                if gc.get_freeze_count():  # O(1) when nothing is frozen, the usual case
+                    self._host_freezes = True
+                else:
+                    gc.freeze()
+                    self._ours = True
+            self._depth += 1
+
+    def end(self) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0 and self._ours:
+                self._ours = False
+                gc.unfreeze()
+
+
+_gc_freeze = _GcFreeze()
+
+
 def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]) -> Outcome:
     """Execute a compiled program module in `ctx`; never raises for a program outcome."""
     g = dict(base_globals())
@@ -65,6 +115,7 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
     g["FUEL"] = ctx.first_fuel()
     g["CREDIT"] = context.fresh_credit()
     token = context.install(ctx)
+    _gc_freeze.start()
     try:
         exec(code, g)
         value = g["program"]()
@@ -89,6 +140,7 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
         translated = translate(exc, fn_names)
         return Outcome("error", error=locate(translated, exc.__traceback__))
     finally:
+        _gc_freeze.end()
         ctx.settle(g.get("FUEL"), g.get("CREDIT"))  # the steps of the last chunk count too
         context.uninstall(token)
 
