@@ -20,12 +20,21 @@ measured the same way and subtracted. Reported per turn, median of the repeats:
 each message to the host once and measures the transcript incrementally, so a long
 transcript should not make a turn dearer.
 
+The same run is then replayed with an isolated mission (`HostLimits(mission_mode=
+"isolated")`, from the same fixture: the model sees identical requests in both modes, or
+the replay would fail). There the program runs in a worker process and the host's tool
+calls on pool threads, so the comparison uses the host *process* CPU (`time.process_time`,
+all threads) for both modes, minus the provider, and reports the worker's CPU
+(`RUSAGE_CHILDREN`, collected when the mission's worker is stopped at the end of the run)
+separately. The marginal figures exclude the worker's start-up (once per mission and run).
+
 Target (issue #7): at most 5 ms per turn. Programs are compiled on every turn (each is
 new), as they are for a real model; the agent preludes come from the prelude cache.
 """
 
 from __future__ import annotations
 
+import resource
 import statistics
 import sys
 import tempfile
@@ -34,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from ptc_compiler.agent import run_outcome
-from ptc_compiler.agent.host import AgentHost
+from ptc_compiler.agent.host import AgentHost, HostLimits
 from ptc_compiler.agent.providers import ReplayProvider, Request, Response, ScriptedProvider
 from ptc_compiler.tools import Tool
 
@@ -143,6 +152,51 @@ def one_run(turns: int, path: Path) -> tuple[float, float]:
     return total - provider.spent, _EvalClock.spent - evaluation
 
 
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def mode_run(turns: int, path: Path, mode: str) -> tuple[float, float]:
+    """(host process CPU seconds without the provider, worker CPU seconds) of one run."""
+    provider = TimedProvider(ReplayProvider(path))
+    limits = HostLimits(mission_mode=mode)  # type: ignore[arg-type]
+    c0, t0 = _children_cpu(), time.process_time()
+    out = run_outcome("Report the paid total.", model=provider, tools=TOOLS,
+                      config={"max_turns": turns}, limits=limits)
+    host = time.process_time() - t0 - provider.spent
+    assert out.ok and out.evaluations == turns, out
+    return host, _children_cpu() - c0
+
+
+def compare_modes(turns: int, repeat: int) -> dict[str, tuple[float, float, float, float]]:
+    """Per mode, ms per turn (medians, runs of the two modes alternating): (amortised host,
+    marginal host, amortised worker, marginal worker)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        long_path, short_path = Path(tmp) / "long.jsonl", Path(tmp) / "short.jsonl"
+        record(turns, long_path)
+        record(2, short_path)
+        runs: dict[str, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {
+            m: ([], []) for m in MODES
+        }
+        for mode in MODES:  # warm
+            mode_run(turns, long_path, mode)
+        for _ in range(repeat):
+            for mode in MODES:
+                runs[mode][0].append(mode_run(turns, long_path, mode))
+                runs[mode][1].append(mode_run(2, short_path, mode))
+    out = {}
+    for mode, (longs, shorts) in runs.items():
+        lh, lw = (statistics.median(x[i] for x in longs) for i in (0, 1))
+        sh, sw = (statistics.median(x[i] for x in shorts) for i in (0, 1))
+        out[mode] = (lh * 1000 / turns, (lh - sh) * 1000 / (turns - 2),
+                     lw * 1000 / turns, (lw - sw) * 1000 / (turns - 2))
+    return out
+
+
+MODES = ("in-process", "isolated")
+
+
 def measure(turns: int, repeat: int) -> tuple[float, float, float]:
     """Medians over `repeat` runs, ms per turn: (amortised, marginal, evaluation)."""
     _EvalClock.install()
@@ -181,6 +235,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  of which evaluation:{evaluation:7.2f} ms   (compiling and running the program)")
     print(f"  marginal per turn:  {marginal:7.2f} ms   (target <= {TARGET_MS} ms: "
           f"{'met' if marginal <= TARGET_MS else 'NOT met'})")
+    modes = compare_modes(turns, repeat)
+    print(f"by mission mode, host process CPU (all threads, provider excluded) and worker "
+          f"CPU, ms per turn, median of {repeat}:")
+    print(f"  {'mode':<11} {'host amortised':>15} {'host marginal':>14} "
+          f"{'worker amortised':>17} {'worker marginal':>16}")
+    for mode, (ha, hm, wa, wm) in modes.items():
+        print(f"  {mode:<11} {ha:15.2f} {hm:14.2f} {wa:17.2f} {wm:16.2f}")
+    iso, inp = modes["isolated"], modes["in-process"]
+    print(f"  isolated extra host CPU per turn (marginal): {iso[1] - inp[1]:.2f} ms")
 
 
 if __name__ == "__main__":
