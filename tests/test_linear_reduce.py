@@ -139,13 +139,15 @@ SHARING = [
     "(-> t (assoc-in [:a :q] x) (update :a (fn [o] {:x o :y o})) (assoc-in [:a :x :q] 0))",
     # an owned map overwritten, then the path written again
     "(-> t (assoc-in [:a :b :c] x) (assoc :a {:b {:c 9}}) (update-in [:a :b :c] + x))",
+    # the same through the fused walk of a shared prefix ([:a], then [:x :x :q] and [:x])
+    "(-> t (update-in [:a :x :x :q] (fnil inc 0)) (update-in [:a :x] (fn [o] {:x o :y o})))",
 ]
 
 
 @pytest.mark.parametrize("body", SHARING)
 def test_values_handed_out_stay_unchanged(body: str) -> None:
-    inline = f"(reduce (fn [t x] {body}) {{}} (range 3))"
-    plain = f"(let [f (fn [t x] {body})] (reduce f {{}} (range 3)))"
+    inline = f"(reduce (fn [t x] {body}) {{}} (range 4))"
+    plain = f"(let [f (fn [t x] {body})] (reduce f {{}} (range 4)))"
     assert "rt_t_update" in ptc_compiler.compile(inline).python_source
     assert _outcome(inline, {}) == _outcome(plain, {})
 
@@ -185,3 +187,120 @@ def test_one_pair_assoc_has_its_own_helper() -> None:
     data = {"m": {"d_e": 1}}
     res = run("(reduce (fn [m x] (assoc m :d-e x)) data/m [5 6])", data=data)
     assert res.ok and pr_str(res.value) == '{"d_e" 6}' and data == {"m": {"d_e": 1}}, res
+
+
+# Two `update-in`s in a row whose paths share a prefix of the same pure keys are fused
+# into one walk of the prefix (`t_update_in2`). Random pairs over trees with missing
+# levels, nil, vectors, numbers and both key spellings; values and errors must agree
+# with the plain `reduce`.
+PREFIX_KEYS = [":a", '"c"', "0", "(:r e)", "(:s e)", "nil", ":d-e"]
+LEAF_KEYS = [":n", ":m", '"n"', "(:r e)", "1"]
+FUSE_FNS = [
+    ("(fnil inc 0)", ""),
+    ("(fnil + 0)", " (:v e)"),
+    ("identity", ""),
+    ("inc", ""),  # nil leaf: an error, raised by the first or the second update
+    ("(fn [o] {:w o})", ""),
+    ("assoc", " :k (:v e)"),
+    ("(:r e)", ""),  # a keyword (or nil: not callable) as the update fn
+]
+EVENTS = '[{:r :a :s "c" :v 1} {:r "c" :s 0 :v 2} {:s :a :v 3} {:r :a :s "c" :v 4}]'
+FUSE_INITS = [
+    "{}",
+    "data/m",
+    '{:a {"c" {:n 1} :a {:n [0]}} "c" {0 {:m 2}}}',
+    "{:a {:a 5}}",  # a number where a level should be
+    "{:a [{:n 1}]}",  # a vector level
+    "nil",
+    "{:d_e {nil {:n 1}}}",
+]
+
+
+def _fused_programs(seed: int, n: int) -> list[tuple[str, str]]:
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n):
+        prefix = " ".join(rnd.choice(PREFIX_KEYS) for _ in range(rnd.randint(1, 3)))
+        ops = []
+        for _ in range(2):
+            rest = " ".join(rnd.choice(LEAF_KEYS) for _ in range(rnd.randint(1, 2)))
+            fn, args = rnd.choice(FUSE_FNS)
+            ops.append(f"(update-in [{prefix} {rest}] {fn}{args})")
+        body = f"(-> t {' '.join(ops)})"
+        init = rnd.choice(FUSE_INITS)
+        inline = f"[(reduce (fn [t e] {body}) {init} {EVENTS}) data/m]"
+        plain = f"(let [f (fn [t e] {body})] [(reduce f {init} {EVENTS}) data/m])"
+        out.append((inline, plain))
+    return out
+
+
+def _fuse_data() -> dict[str, object]:
+    return {"m": {"a": {"c": {"n": 0}, "a": None}, "c": {"0": {"n": 1}}, "d_e": {"a": 2}}}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_update_ins_with_a_shared_prefix_agree_with_persistent_operations(seed: int) -> None:
+    fused = 0
+    for inline, plain in _fused_programs(seed, 50):
+        data = _fuse_data()
+        got = _outcome(inline, data)
+        assert data == _fuse_data(), inline  # host data is never written
+        assert got == _outcome(plain, _fuse_data()), inline
+        fused += "rt_t_update_in2(" in ptc_compiler.compile(inline).python_source
+    # all pairs share a prefix; those whose second fn is a call like `(fnil inc 0)` are
+    # not fused (see below)
+    assert fused > 25
+
+
+def test_the_fused_walk_takes_the_prefix_once() -> None:
+    body = "(-> t (update-in [:a (:r e) :n] + (:v e)) (update-in [:a (:r e) :m] inc))"
+    src = f"(reduce (fn [t e] {body}) START [{{:r :x :v 2}} {{:r :x :v 3}}])"
+    code = ptc_compiler.compile(src.replace("START", "{}")).python_source
+    assert code.count("rt_t_update_in2(") == 1 and "rt_t_update_in(" not in code
+    assert code.count("rt_kfield(v2_e, k2, 'r')") == 1  # the second path's copy is not built
+    res = run(src.replace("START", "{:a {:x {:n 0 :m 0} :y 1}}"))
+    assert res.ok and pr_str(res.value) == "{:a {:x {:n 5, :m 2}, :y 1}}", res
+    # the first update fails first, as unfused
+    res = run(src.replace("START", "{}"))
+    assert res.error is not None and res.error.message.startswith("+:"), res.error
+    res = run(src.replace("START", "{:a {:x {:n 0}}}"))
+    assert res.error is not None and res.error.message.startswith("inc:"), res.error
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # different prefixes: constants of other types are other keys (1 = 1.0 = true)
+        "(-> t (update-in [1 :n] inc) (update-in [1.0 :n] inc))",
+        "(-> t (update-in [true :n] inc) (update-in [1 :n] inc))",
+        "(-> t (update-in [:a :n] inc) (update-in [:b :n] inc))",
+        "(-> t (update-in [(:r e) :n] inc) (update-in [(:s e) :n] inc))",
+        # nothing left after the prefix in one of them
+        "(-> t (update-in [:a] identity) (update-in [:a :n] inc))",
+        # the second's arguments might fail or have effects: they must run after the first
+        "(-> t (update-in [:a :n] inc) (update-in [:a :m] + (inc (:v e))))",
+        "(-> t (update-in [:a :n] inc) (update-in [:a (str e)] inc))",
+        "(-> t (update-in [:a :n] inc) (update-in [:a :m] + (do (println e) 1)))",
+        # a prefix key that is not a pure expression
+        "(-> t (update-in [(inc e) :n] inc) (update-in [(inc e) :m] inc))",
+        # not two update-ins
+        "(-> t (update-in [:a :n] inc) (assoc-in [:a :m] 1))",
+    ],
+)
+def test_update_ins_that_must_not_be_fused(body: str) -> None:
+    src = f"(reduce (fn [t e] {body}) {{}} [1 2])"
+    code = ptc_compiler.compile(src).python_source
+    assert "rt_t_update_in2(" not in code and "rt_t_" in code
+
+
+def test_fused_update_fns_run_in_program_order() -> None:
+    body = (
+        '(-> t (update-in [:a :n] (fn [o] (println "first" o) 1))'
+        ' (update-in [:a :m] (fn [o] (println "second" o) 2)))'
+    )
+    inline = f"(reduce (fn [t e] {body}) {{:a {{:n 0}}}} [1 2])"
+    plain = f"(let [f (fn [t e] {body})] (reduce f {{:a {{:n 0}}}} [1 2]))"
+    assert "rt_t_update_in2(" in ptc_compiler.compile(inline).python_source
+    got, want = run(inline), run(plain)
+    assert got.ok and want.ok and got.value == want.value
+    assert got.output == want.output == "first 0\nsecond nil\nfirst 1\nsecond 2\n"

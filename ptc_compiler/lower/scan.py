@@ -12,6 +12,7 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from ptc_compiler import ir
+from ptc_compiler.forms import Span
 from ptc_runtime.values import Keyword
 
 #: Builtins whose result is always a number (or the call fails): safe to treat as numeric.
@@ -346,6 +347,10 @@ def linear_accumulation(
             inner = linear_accumulation(first, acc, ops, memo, owned, reads)
             if inner is None or not all(acc_safe(a, acc, memo, None) for a in args[1:]):
                 return None
+            if name == "update-in":
+                fused = fuse_update_ins(inner, args, body.span)
+                if fused is not None:
+                    return fused
             return ir.RtCall(ops[name], (owned, inner, *args[1:]), body.span)
         case ir.If(test=test, then=then, else_=else_):
             a = linear_accumulation(then, acc, ops, memo, owned, reads)
@@ -365,6 +370,83 @@ def linear_accumulation(
             return ir.Do((*items[:-1], last), body.span)
         case _:
             return None
+
+
+def fuse_update_ins(inner: ir.Node, args: tuple[ir.Node, ...], span: Span) -> ir.Node | None:
+    """`(update-in <inner> path2 f2 a2...)` over `inner`, an in-place `update-in` whose
+    path starts with the same keys, as one `t_update_in2` that walks the shared prefix
+    once (`(-> t (update-in [:r (:r e) :sales] + n) (update-in [:r (:r e) :orders] inc))`),
+    or None.
+
+    The prefix must be the same pure expressions in both paths (constants, locals,
+    keyword reads of those), so the second path's copy, which is not evaluated, has the
+    value of the first's. The second update's other arguments are evaluated before the
+    first update runs instead of after: they must be values that cannot fail or have
+    effects (`simple`). Both remaining paths must be non-empty.
+    """
+    if type(inner) is not ir.RtCall or inner.helper != "t_update_in" or len(args) < 3:
+        return None
+    owned, m, path1, f1, *args1 = inner.args
+    path2, f2, args2 = args[1], args[2], args[3:]
+    if type(path1) is not ir.VectorLit or type(path2) is not ir.VectorLit:
+        return None
+    p1, p2 = path1.items, path2.items
+    n = 0
+    while n < len(p1) - 1 and n < len(p2) - 1 and same_simple(p1[n], p2[n]):
+        n += 1
+    if n == 0 or not all(simple(a) for a in (*p2[n:], f2, *args2)):
+        return None
+    return ir.RtCall(
+        "t_update_in2",
+        (
+            owned,
+            m,
+            ir.VectorLit(p1[:n], path1.span),
+            ir.VectorLit(p1[n:], path1.span),
+            f1,
+            ir.VectorLit(tuple(args1), span),
+            ir.VectorLit(p2[n:], path2.span),
+            f2,
+            ir.VectorLit(args2, span),
+        ),
+        span,
+    )
+
+
+#: Constant types whose equal values are interchangeable as keys (1 = 1.0 = true in
+#: Python, but not as map keys here, hence the exact type test).
+_KEY_CONSTS = (str, int, Keyword, type(None))
+
+
+def simple(node: ir.Node) -> bool:
+    """A value that evaluates without effects and cannot fail: a constant, a local, a
+    builtin, a fn literal (making the closure runs nothing), or a keyword read of a
+    constant or local (`(:k x)` never raises)."""
+    if isinstance(node, ir.Const | ir.Local | ir.BuiltinRef | ir.Fn):
+        return True
+    return _keyword_read(node) is not None
+
+
+def _keyword_read(node: ir.Node) -> tuple[object, ir.Const | ir.Local] | None:
+    """(keyword, subject) of `(:k x)` with `x` a constant or local, else None."""
+    if isinstance(node, ir.Call) and isinstance(node.fn, ir.Const) and len(node.args) == 1:
+        subject = node.args[0]
+        if type(node.fn.value) is Keyword and isinstance(subject, ir.Const | ir.Local):
+            return node.fn.value, subject
+    return None
+
+
+def same_simple(a: ir.Node, b: ir.Node) -> bool:
+    """`a` and `b` are the same pure key expression (so they have the same value when
+    evaluated in the same scope): equal constants of the same type, the same local, or
+    the same keyword read of those."""
+    if isinstance(a, ir.Const) and isinstance(b, ir.Const):
+        va, vb = a.value, b.value
+        return type(va) is type(vb) and type(va) in _KEY_CONSTS and va == vb
+    if isinstance(a, ir.Local) and isinstance(b, ir.Local):
+        return a.ident == b.ident
+    ra, rb = _keyword_read(a), _keyword_read(b)
+    return ra is not None and rb is not None and ra[0] is rb[0] and same_simple(ra[1], rb[1])
 
 
 def acc_safe(

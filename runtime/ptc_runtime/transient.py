@@ -230,6 +230,95 @@ def t_update_in(owned: Owned, m: Any, path: object, f: Any, *args: Any) -> Any:
     return _in_place_update_in(owned, "update-in", m, path, fn, args)
 
 
+def t_update_in2(
+    owned: Owned,
+    m: Any,
+    prefix: list[Any],
+    rest1: list[Any],
+    f1: Any,
+    args1: list[Any],
+    rest2: list[Any],
+    f2: Any,
+    args2: list[Any],
+) -> Any:
+    """`(-> m (update-in (into prefix rest1) f1 args1...) (update-in (into prefix rest2) f2
+    args2...))` with the shared `prefix` walked once (the compiler fuses two such
+    `update-in`s when the prefix is the same pure expressions and the second's other
+    arguments cannot fail or have effects, so evaluating them first changes nothing).
+
+    `prefix`, `rest1` and `rest2` are non-empty lists. When every prefix level is a map,
+    both updates run from the map at its end: the same walk the full paths make from
+    there. Otherwise (a level missing, nil, a vector, a bad value, or `m` not a map) the
+    two plain updates run; the levels adopted on the way are what the first of them
+    adopts anyway.
+    """
+    fn1 = f1 if type(f1) is FunctionType else as_fn(f1, "update-in")
+    t = type(m)
+    cur: Any = None
+    if t is dict or t is PMap:
+        if t is not dict or id(m) not in owned:
+            m = _adopt(owned, m)
+        cur = m
+        for k in prefix:
+            tk = type(k)
+            # the same lookup as a level of `_in_place_update_in`
+            nxt: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
+            if nxt is not _MISSING:
+                found: object = k
+            elif tk is Keyword and (nxt := cur.get(k.name, _MISSING)) is not _MISSING:
+                found = k.name
+            else:
+                found = find_key(cur, k)
+                if found is NOT_FOUND:
+                    cur = None
+                    break
+                nxt = cur[found]
+            tn = type(nxt)
+            if tn is dict:
+                if id(nxt) not in owned:
+                    nxt = _adopt(owned, nxt)
+                    cur[found] = nxt
+            elif tn is PMap:
+                nxt = _adopt(owned, nxt)
+                cur[found] = nxt
+            else:
+                cur = None
+                break
+            cur = nxt
+    if cur is None:
+        m = _in_place_update_in(owned, "update-in", m, prefix + rest1, fn1, tuple(args1))
+        fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
+        return _in_place_update_in(owned, "update-in", m, prefix + rest2, fn2, tuple(args2))
+    # `cur` is owned and stays where it is: the first update only writes below it
+    for second in (False, True):
+        if second:  # `f2` is checked only now, after the first update, as unfused
+            rest, args = rest2, args2
+            fn = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
+        else:
+            rest, fn, args = rest1, fn1, args1
+        if len(rest) != 1:
+            _in_place_update_in(owned, "update-in", cur, rest, fn, tuple(args))
+            continue
+        # one key left: the last step of `_in_place_update_in`, inline
+        k = rest[0]
+        tk = type(k)
+        old: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
+        if old is not _MISSING:
+            found = k
+        elif tk is Keyword and (old := cur.get(k.name, _MISSING)) is not _MISSING:
+            found = k.name
+        else:
+            found = find_key(cur, k)
+            if found is NOT_FOUND:
+                cur[to_key(k)] = fn(None, *args)
+                continue
+            old = cur[found]
+        if type(old) is dict and id(old) in owned:
+            _release(owned, old)  # handed to the update fn
+        cur[found] = fn(old, *args)
+    return m
+
+
 def t_assoc_in(owned: Owned, m: Any, path: object, v: Any) -> Any:
     """`(assoc-in m path v)` with owned maps on the path updated in place."""
     return _in_place_update_in(owned, "assoc-in", m, path, None, (v,))
@@ -258,6 +347,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_t_assoc1": t_assoc1,
     "rt_t_update": t_update,
     "rt_t_update_in": t_update_in,
+    "rt_t_update_in2": t_update_in2,
     "rt_t_assoc_in": t_assoc_in,
     "rt_t_conj": t_conj,
 }
