@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -284,6 +285,70 @@ def _workflow(
     return env
 
 
+def _run_missions(
+    tools: Mapping[str, Callable[..., Any]] | None,
+    data: Mapping[str, Any] | None,
+    preludes: Sequence[Any],
+    timeout_ms: float | None,
+    missions: Mapping[str, Mission] | None,
+) -> dict[str, Mission]:
+    """The missions of one run: `default` from the entry's `tools`, `data`, `preludes` and
+    `timeout_ms`, then the named `missions` (a named `default` replaces the built one)."""
+    built = {
+        "default": Mission(
+            tools=dict(tools or {}), data=data, preludes=preludes, timeout_ms=timeout_ms
+        )
+    }
+    built.update(missions or {})
+    return built
+
+
+def _run_in_workflow(
+    host: AgentHost,
+    make_env: Callable[[], Environment],
+    program: str,
+    inputs: Mapping[str, Any],
+    *,
+    own_router: ModelRouter | None,
+) -> Any:
+    """Run `program` with `inputs` as `data/...` in the workflow `make_env` builds over `host`.
+
+    The environment, the host (its mission workers) and `own_router` (the router the entry
+    made itself, None when the caller gave one) are closed on every path. A crash or terminal
+    failure the host recorded while the workflow ran is raised instead of the result: the
+    workflow only saw the tool call fail, the host knows why.
+    """
+    env: Environment | None = None
+    try:
+        env = make_env()
+        result = env.run(program, data=dict(inputs))
+    finally:
+        if env is not None:
+            env.close()
+        host.close()
+        if own_router is not None:
+            own_router.close()
+    if host.crash is not None:
+        raise host.crash
+    if host.failure is not None:
+        raise host.failure
+    return result
+
+
+@contextmanager
+def _stopped_on_failure(trace: Trace) -> Iterator[None]:
+    """Stop `trace` with the run-stopped event of a failure escaping the block, and let the
+    failure go on; an `AgentError` carries the retained events as its `trace`."""
+    try:
+        yield
+    except AgentError as err:
+        err.trace = trace.stop(stopped_from_error(err.code, err.details))
+        raise
+    except BaseException as exc:
+        trace.stop(stopped_from_exception(exc))
+        raise
+
+
 def _keyword_name(v: Any) -> Any:
     return v.name if isinstance(v, Keyword) else v
 
@@ -312,14 +377,8 @@ def _run(
     alias = cfg.get("model") if isinstance(cfg, Mapping) else None
     alias = alias if isinstance(alias, str) else options.get("model")
     trace.emit("run-started", {"entry": entry, "model": alias if isinstance(alias, str) else None})
-    try:
+    with _stopped_on_failure(trace):
         value, host = _run_body(entry, task, trace=trace, **options)
-    except AgentError as err:
-        err.trace = trace.stop(stopped_from_error(err.code, err.details))
-        raise
-    except BaseException as exc:
-        trace.stop(stopped_from_exception(exc))
-        raise
     if entry.endswith("-outcome"):  # the loop's outcome data; never its value
         error = _get(value, "error")
         facts = {
@@ -360,42 +419,31 @@ def _run_body(
     cfg = dict(config or {})
     if alias is not None:
         cfg.setdefault("model", alias)
-    all_missions = {
-        "default": Mission(
-            tools=dict(tools or {}), data=data, preludes=preludes, timeout_ms=timeout_ms
-        )
-    }
-    all_missions.update(missions or {})
-    host = AgentHost(the_router, all_missions, signature, limits)
+    host = AgentHost(
+        the_router, _run_missions(tools, data, preludes, timeout_ms, missions), signature, limits
+    )
     if trace is not None:
         host.trace = trace
-    env: Environment | None = None
-    try:
-        budget = host_call_budget(config_turns(cfg))
-        env = _workflow(
+    if entry == MAIN_ENTRY:  # seed 001: agent.main/run takes one input {task, agent}
+        program = f"({entry} data/input)"
+        inputs: dict[str, Any] = {"input": {"task": task, "agent": cfg}}
+    else:
+        program = f"({entry} data/task data/config)"
+        inputs = {"task": task, "config": cfg}
+    result = _run_in_workflow(
+        host,
+        lambda: _workflow(
             host,
             cache_dir,
             prompt,
-            max_host_calls=budget,
+            max_host_calls=host_call_budget(config_turns(cfg)),
             max_request_chars=config_transcript_chars(cfg),
             max_program_chars=config_program_chars(cfg),
-        )
-        if entry == MAIN_ENTRY:  # seed 001: agent.main/run takes one input {task, agent}
-            main_input: dict[str, Any] = {"input": {"task": task, "agent": cfg}}
-            result = env.run(f"({entry} data/input)", data=main_input)
-        else:
-            inputs: dict[str, Any] = {"task": task, "config": cfg}
-            result = env.run(f"({entry} data/task data/config)", data=inputs)
-    finally:
-        if env is not None:
-            env.close()
-        host.close()
-        if router is None:
-            the_router.close()
-    if host.crash is not None:
-        raise host.crash
-    if host.failure is not None:
-        raise host.failure
+        ),
+        program,
+        inputs,
+        own_router=the_router if router is None else None,
+    )
     if result.outcome == "fail":
         raise AgentError(
             "subject_failure",
@@ -410,6 +458,20 @@ def _run_body(
         err = result.error
         raise AgentError("workflow_error", str(err), {"code": err.code if err else None})
     return result.value, host
+
+
+def _core_entry(
+    result: Literal["outcome", "value"],
+    config: Mapping[str, Any] | None,
+    signature: Contract | None,
+) -> str:
+    """The agent.core entry returning the loop's `result`: the phased loop when `config` has
+    `phases`, else the contract-checked loop when there is a `signature`, else the plain one."""
+    if config is not None and "phases" in config:
+        return f"agent.core/run-phased-result-{result}"
+    if signature is not None:
+        return f"agent.core/run-result-{result}"
+    return f"agent.core/run-{result}"
 
 
 def run_outcome(
@@ -445,12 +507,7 @@ def run_outcome(
     Host failures (invalid config, transcript limit, truncation, contract exhaustion,
     unknown mission) raise `AgentError`; a crashing provider's exception propagates.
     """
-    if config is not None and "phases" in config:
-        entry = "agent.core/run-phased-result-outcome"
-    elif signature is not None:
-        entry = "agent.core/run-result-outcome"
-    else:
-        entry = "agent.core/run-outcome"
+    entry = _core_entry("outcome", config, signature)
     value, host = _run(
         entry,
         task,
@@ -507,12 +564,7 @@ def run_value(
 ) -> Any:
     """The application value, or `AgentError` (seed `run-value` / `run-result-value`, or
     `run-phased-result-value` when `config` has `phases`)."""
-    if config is not None and "phases" in config:
-        entry = "agent.core/run-phased-result-value"
-    elif signature is not None:
-        entry = "agent.core/run-result-value"
-    else:
-        entry = "agent.core/run-value"
+    entry = _core_entry("value", config, signature)
     _, host = _run(
         entry,
         task,

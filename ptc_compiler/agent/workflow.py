@@ -25,9 +25,17 @@ from typing import Any
 
 from ptc_compiler.agent.host import AgentError, AgentHost, Contract, HostLimits, Mission
 from ptc_compiler.agent.library import Selection, resolve_components
-from ptc_compiler.agent.loop import MAX_TOTAL_TURNS, _router, _workflow, host_call_budget
+from ptc_compiler.agent.loop import (
+    MAX_TOTAL_TURNS,
+    _router,
+    _run_in_workflow,
+    _run_missions,
+    _stopped_on_failure,
+    _workflow,
+    host_call_budget,
+)
 from ptc_compiler.agent.providers import ModelRouter
-from ptc_compiler.agent.trace import EventSink, Trace, stopped_from_error, stopped_from_exception
+from ptc_compiler.agent.trace import EventSink, Trace
 from ptc_compiler.prelude import Environment
 from ptc_compiler.prelude.load import CacheDir
 from ptc_runtime.limits import DEFAULT_LIMITS
@@ -78,17 +86,11 @@ def run_workflow(
         selection = resolve_components(components, base=None, manifest="components")
     trace = Trace(on_event)
     trace.emit("run-started", {"entry": "workflow"})
-    try:
+    with _stopped_on_failure(trace):
         value = _run_workflow(
             program, inputs, tools, model, router, signature, data, preludes, missions,
             timeout_ms, limits, cache_dir, trace, selection,
         )  # fmt: skip
-    except AgentError as err:
-        err.trace = trace.stop(stopped_from_error(err.code, err.details))
-        raise
-    except BaseException as exc:
-        trace.stop(stopped_from_exception(exc))
-        raise
     trace.stop({"status": "returned"})
     return value
 
@@ -114,30 +116,19 @@ def _run_workflow(
     the_router, alias = _router(model, router)
     if alias is not None:
         raise TypeError("run_workflow: an alias name needs router=")
-    all_missions = {
-        "default": Mission(
-            tools=dict(tools or {}), data=data, preludes=preludes, timeout_ms=timeout_ms
-        )
-    }
-    all_missions.update(missions or {})
-    host = AgentHost(the_router, all_missions, signature, limits)
+    host = AgentHost(
+        the_router, _run_missions(tools, data, preludes, timeout_ms, missions), signature, limits
+    )
     host.trace = trace
-    env: Environment | None = None
-    try:
+
+    def make_env() -> Environment:
         turns = host.limits.workflow_capability_calls
         budget = host_call_budget(DEFAULT_WORKFLOW_TURNS if turns is None else turns)
-        env = _workflow(host, cache_dir, max_host_calls=budget, selection=selection)
-        result = env.run(program, data=dict(inputs or {}))
-    finally:
-        if env is not None:
-            env.close()
-        host.close()
-        if router is None:
-            the_router.close()
-    if host.crash is not None:
-        raise host.crash
-    if host.failure is not None:
-        raise host.failure
+        return _workflow(host, cache_dir, max_host_calls=budget, selection=selection)
+
+    result = _run_in_workflow(
+        host, make_env, program, inputs or {}, own_router=the_router if router is None else None
+    )
     if result.outcome == "fail":
         raise AgentError("workflow_failed", "the workflow called fail", {"value": result.value})
     if not result.ok:
