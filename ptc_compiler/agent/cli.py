@@ -10,6 +10,8 @@ The spec (paths are relative to the spec file):
      "data": "data.json",            # optional JSON object: data/<key>
      "preludes": ["lib.clj"],        # optional
      "signature": "{total :int}",    # optional result contract
+     "mission_mode": "isolated",     # optional: "in-process" (default) or "isolated"
+                                     # (--mission-mode overrides it)
      "config": {"max_turns": 4},     # agent configuration (seed 001 keys; "phases" for a
                                      # phased run)
      "entry": "agent.main/run",      # optional: seed 001's manifest entry, input
@@ -41,7 +43,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ptc_compiler.agent.host import AgentError, ResultContract
+from ptc_compiler.agent.host import MODES, AgentError, HostLimits, ResultContract
 from ptc_compiler.agent.library import ManifestError, Selection, resolve_components
 from ptc_compiler.agent.loop import MAIN_ENTRY, run_main, run_outcome
 from ptc_compiler.agent.providers import router_from_config
@@ -119,12 +121,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     data = _load_json(base / spec["data"]) if isinstance(spec.get("data"), str) else None
     preludes = [str(base / p) for p in spec.get("preludes", [])]
     config = dict(spec.get("config") or {})
-    if isinstance(spec.get("signature"), str):  # the contract names where it came from
-        spec["signature"] = ResultContract(spec["signature"], source=f"{spec_path}#/signature")
+    signature = spec.get("signature")
+    if isinstance(signature, str):  # the contract names where it came from
+        signature = ResultContract(signature, source=f"{spec_path}#/signature")
     if args.max_turns is not None:
         config["max_turns"] = args.max_turns
     if args.model is not None:
         config["model"] = args.model
+    mission_mode = args.mission_mode or spec.get("mission_mode", "in-process")
+    if mission_mode not in MODES:
+        modes = " or ".join(f'"{m}"' for m in MODES)
+        raise _die(f"{spec_path}: mission_mode must be {modes}, not {str(mission_mode)[:64]!r}")
 
     entry = spec.get("entry", "agent.core/run-outcome")
     if selection is not None:
@@ -133,27 +140,68 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise _die(f'"entry" must be "agent.core/run-outcome" or "{MAIN_ENTRY}"')
     models = Path(args.models) if args.models else None
     router = router_from_config(_router_config(spec, base, models))
-    if selection is not None:
-        value = spec["input"] if "input" in spec else {"task": task, "agent": config}
-        return _run_components(entry, value, selection, spec, tools, data, preludes, router)
-    if entry == MAIN_ENTRY:
-        return _run_main(task, config, spec, tools, data, preludes, router)
+    # What every entry takes alike: the default mission, the result contract, the router and
+    # the host limits (the spec's and the flags' mission mode).
+    options: dict[str, Any] = {
+        "tools": tools,
+        "router": router,
+        "signature": signature,
+        "data": data,
+        "preludes": preludes,
+        "limits": HostLimits(mission_mode=mission_mode),
+    }
     try:
-        outcome = run_outcome(
-            task,
-            tools=tools,
-            router=router,
-            config=config,
-            signature=spec.get("signature"),
-            data=data,
-            preludes=preludes,
-        )
-    except AgentError as err:
-        print(f"agent failed: {err.code}: {err.message}", file=sys.stderr)
-        return 2
+        if selection is not None:  # the workflow's own entry over its installed components
+            value = spec["input"] if "input" in spec else {"task": task, "agent": config}
+            program = f"({entry} data/input)"
+            return _print_value(
+                lambda: run_workflow(
+                    program, inputs={"input": value}, components=selection, **options
+                ),
+                _WORKFLOW_SUBJECT_CODES,
+            )
+        if entry == MAIN_ENTRY:  # the raw contract-valid value
+            return _print_value(
+                lambda: run_main({"task": task, "agent": config}, **options), _SUBJECT_CODES
+            )
+        return _print_outcome(task, config, options, verbose=args.verbose)
     finally:
         router.close()
-    if args.verbose:
+
+
+#: AgentError codes that report the model or provider failing the task (exit 1, not 2).
+_SUBJECT_CODES = ("subject_failure", "llm_provider_failed", "capability_quota_exceeded")
+#: AgentError codes of a workflow whose agent, provider or own `fail` failed it (exit 1).
+_WORKFLOW_SUBJECT_CODES = (*_SUBJECT_CODES, "workflow_failed")
+
+
+def _failed(err: AgentError, subject_codes: tuple[str, ...]) -> int:
+    """Report `err` on stderr; exit 1 when its code says the model, provider or workflow
+    failed the task (`subject_codes`), else 2."""
+    print(f"agent failed: {err.code}: {err.message}", file=sys.stderr)
+    return 1 if err.code in subject_codes else 2
+
+
+def _print_value(run: Callable[[], Any], subject_codes: tuple[str, ...]) -> int:
+    """Print the value `run` returns, or report its `AgentError` (`_failed`)."""
+    try:
+        value = run()
+    except AgentError as err:
+        return _failed(err, subject_codes)
+    print(pr_str(value))
+    return 0
+
+
+def _print_outcome(
+    task: str, config: dict[str, Any], options: dict[str, Any], *, verbose: bool
+) -> int:
+    """`agent.core/run-outcome`: the value, or the subject or provider failure on stderr
+    (exit 1); any `AgentError` is a failed workflow (exit 2)."""
+    try:
+        outcome = run_outcome(task, config=config, **options)
+    except AgentError as err:
+        return _failed(err, ())
+    if verbose:
         for event in outcome.events:  # the agent-action annotations, one per turn
             print(f"turn {event['data'].get('turn')}: {event['data'].get('kind')}", file=sys.stderr)
     if outcome.ok:
@@ -167,79 +215,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1
 
 
-#: AgentError codes that report the model or provider failing the task (exit 1, not 2).
-_SUBJECT_CODES = ("subject_failure", "llm_provider_failed", "capability_quota_exceeded")
-
-
-def _run_main(
-    task: str,
-    config: dict[str, Any],
-    spec: dict[str, Any],
-    tools: dict[str, Callable[..., Any]] | None,
-    data: Any,
-    preludes: list[str],
-    router: Any,
-) -> int:
-    """`agent.main/run`: the raw contract-valid value, or the failure on stderr."""
-    try:
-        value = run_main(
-            {"task": task, "agent": config},
-            tools=tools,
-            router=router,
-            signature=spec.get("signature"),
-            data=data,
-            preludes=preludes,
-        )
-    except AgentError as err:
-        print(f"agent failed: {err.code}: {err.message}", file=sys.stderr)
-        return 1 if err.code in _SUBJECT_CODES else 2
-    finally:
-        router.close()
-    print(pr_str(value))
-    return 0
-
-
 def _check_entry(entry: Any, selection: Selection, spec_path: Path) -> None:
     if not isinstance(entry, str) or entry.count("/") != 1:
         raise _die(f'{spec_path}: entry: with "components", name the entry as "ns/name"')
     ns = entry.split("/", 1)[0]
     if ns not in selection.namespaces:
         raise _die(f"{spec_path}: entry: namespace {ns[:64]} is not among the components")
-
-
-#: AgentError codes of a workflow whose agent, provider or own `fail` failed it (exit 1).
-_WORKFLOW_SUBJECT_CODES = (*_SUBJECT_CODES, "workflow_failed")
-
-
-def _run_components(
-    entry: str,
-    value: Any,
-    selection: Selection,
-    spec: dict[str, Any],
-    tools: dict[str, Callable[..., Any]] | None,
-    data: Any,
-    preludes: list[str],
-    router: Any,
-) -> int:
-    """The workflow's own entry over its installed components: prints the value."""
-    try:
-        result = run_workflow(
-            f"({entry} data/input)",
-            inputs={"input": value},
-            tools=tools,
-            router=router,
-            signature=spec.get("signature"),
-            data=data,
-            preludes=preludes,
-            components=selection,
-        )
-    except AgentError as err:
-        print(f"agent failed: {err.code}: {err.message}", file=sys.stderr)
-        return 1 if err.code in _WORKFLOW_SUBJECT_CODES else 2
-    finally:
-        router.close()
-    print(pr_str(result))
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -250,6 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--models", help="router config JSON (aliases) instead of the spec's")
     run.add_argument("--model", help='alias to use (config "model")')
     run.add_argument("--max-turns", type=int, help="override config max_turns")
+    run.add_argument(
+        "--mission-mode",
+        choices=MODES,
+        help='where mission programs run: "in-process" (default) or "isolated" (a worker '
+        'process per mission); overrides the spec\'s "mission_mode"',
+    )
     run.add_argument("-v", "--verbose", action="store_true", help="print one line per turn")
     run.set_defaults(handler=cmd_run)
     return parser
