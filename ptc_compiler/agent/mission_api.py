@@ -63,26 +63,14 @@ def data_type(value: object, depth: int = 0) -> str:
 def render(env: Environment) -> str:
     """The Available API text of a mission environment (see the module docstring)."""
     inv = env.inventory()
-    lines: list[str] = []
-    by_ns: dict[str, list[Any]] = {}
-    for e in inv.exports:
-        if e.visibility == "prompt":
-            by_ns.setdefault(e.ns, []).append(e)
-    for ns in sorted(by_ns):
-        doc = inv.namespaces.get(ns)
-        lines.append(f";; {ns}" + (f" - {doc}" if doc else ""))
-        for e in by_ns[ns]:
-            sig = e.signature or e.type
-            lines.append(e.call + (f"  ; {sig}" if sig else ""))
-            if e.doc:
-                lines.append(f"  ;; {e.doc}")
-        lines.append("")
+    lines = inv.prompt_export_lines()
+    facades = bool(lines)
     public = {
         t.name: env.tools[t.name]
         for t in inv.tools
         if not t.private_to and t.name not in MISSION_ROUTES
     }
-    if public and not by_ns:  # facades, when present, replace the raw tool entries
+    if public and not facades:  # facades, when present, replace the raw tool entries
         lines.append(render_tools(public))
     data: Mapping[str, Any] = env.data or {}
     if data:

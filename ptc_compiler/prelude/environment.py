@@ -112,6 +112,29 @@ class Inventory:
             "data": list(self.data_keys),
         }
 
+    def prompt_export_lines(self) -> list[str]:
+        """The prompt-visible exports as "Available API" lines, empty when there are none.
+
+        Per namespace (sorted): a `;; ns - doc` header, each export's call form with its
+        signature (or type) and its doc, then a blank line. `Environment.render_api` and the
+        agent's mission API (`ptc_compiler.agent.mission_api`) both list exports this way.
+        """
+        lines: list[str] = []
+        by_ns: dict[str, list[ExportRecord]] = {}
+        for e in self.exports:
+            if e.visibility == "prompt":
+                by_ns.setdefault(e.ns, []).append(e)
+        for ns in sorted(by_ns):
+            doc = self.namespaces.get(ns)
+            lines.append(f";; {ns}" + (f" - {doc}" if doc else ""))
+            for e in by_ns[ns]:
+                sig = e.signature or e.type
+                lines.append(e.call + (f"  ; {sig}" if sig else ""))
+                if e.doc:
+                    lines.append(f"  ;; {e.doc}")
+            lines.append("")
+        return lines
+
 
 class Environment:
     """Preludes, tools, data and limits bundled: every run in it sees exactly that API."""
@@ -336,20 +359,7 @@ class Environment:
         from ptc_compiler.tools import render_tools
 
         inv = self.inventory()
-        lines: list[str] = []
-        by_ns: dict[str, list[ExportRecord]] = {}
-        for e in inv.exports:
-            if e.visibility == "prompt":
-                by_ns.setdefault(e.ns, []).append(e)
-        for ns in sorted(by_ns):
-            doc = inv.namespaces.get(ns)
-            lines.append(f";; {ns}" + (f" - {doc}" if doc else ""))
-            for e in by_ns[ns]:
-                sig = e.signature or e.type
-                lines.append(e.call + (f"  ; {sig}" if sig else ""))
-                if e.doc:
-                    lines.append(f"  ;; {e.doc}")
-            lines.append("")
+        lines = inv.prompt_export_lines()
         public = {n: t for n, t in self.tools.items() if n not in self._private}
         if public:
             lines.append(render_tools(public))
