@@ -14,12 +14,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ptc_compiler.agent.providers.failure import provider_error
-from ptc_compiler.agent.providers.http import (
-    DEFAULT_MAX_RESPONSE_BYTES,
-    Endpoint,
-    error_message,
-    post_json,
-)
+from ptc_compiler.agent.providers.http import DEFAULT_MAX_RESPONSE_BYTES, HTTPAdapter
 from ptc_compiler.agent.providers.request import (
     Message,
     OutputLimit,
@@ -41,7 +36,7 @@ _STOP: Final[Mapping[str, str]] = {
 }
 
 
-class AnthropicProvider:
+class AnthropicProvider(HTTPAdapter):
     def __init__(
         self,
         model: str,
@@ -57,22 +52,18 @@ class AnthropicProvider:
         headers = {**(extra_headers or {}), "anthropic-version": version}
         if api_key:
             headers["x-api-key"] = api_key
-        self._endpoint = Endpoint(base_url, headers, (api_key,) if api_key else ())
-        self.model = model
+        super().__init__(
+            model,
+            base_url=base_url,
+            headers=headers,
+            api_key=api_key,
+            max_response_bytes=max_response_bytes,
+            model_output_limit=model_output_limit,
+        )
         self.default_max_tokens = default_max_tokens
-        self.max_response_bytes = max_response_bytes
-        #: the model's output-token limit from catalog metadata the host supplies, if any
-        self.model_output_limit = model_output_limit
 
     def request(self, request: Request) -> Response:
-        body = post_json(
-            self._endpoint,
-            "/v1/messages",
-            self.wire_body(request),
-            timeout=request.timeout,
-            max_response_bytes=self.max_response_bytes,
-            message_of=error_message,
-        )
+        body = self.post("/v1/messages", self.wire_body(request), request.timeout)
         response = parse_message(body)
         if response.finish_reason == "length":
             response = replace(response, output_limit=self.output_limit(request))
@@ -92,9 +83,6 @@ class AnthropicProvider:
         )
         assert cap is not None  # the configured value or the adapter default is always there
         return cap
-
-    def close(self) -> None:
-        """Nothing pooled: each request opens and closes its own connection."""
 
     def wire_body(self, request: Request) -> dict[str, Any]:
         system = [request.system] if request.system is not None else []

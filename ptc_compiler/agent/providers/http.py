@@ -56,6 +56,46 @@ class Endpoint:
         return self.base_url.rstrip("/") + path
 
 
+class HTTPAdapter:
+    """What the HTTP adapters share: the model id, the endpoint, the reply cap and the catalog
+    output limit, and one bounded JSON POST to the endpoint.
+
+    `headers` carry the adapter's own fields and the credential header, if any; `api_key` is
+    redacted from every failure (`Endpoint.secrets`). Subclasses build the wire body and parse
+    the reply.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str,
+        headers: Mapping[str, str],
+        api_key: str | None,
+        max_response_bytes: int,
+        model_output_limit: int | None,
+    ) -> None:
+        self._endpoint = Endpoint(base_url, dict(headers), (api_key,) if api_key else ())
+        self.model = model
+        self.max_response_bytes = max_response_bytes
+        #: the model's output-token limit from catalog metadata the host supplies, if any
+        self.model_output_limit = model_output_limit
+
+    def post(self, path: str, body: Mapping[str, Any], timeout: float | None) -> dict[str, Any]:
+        """POST `body` to `path` (`post_json` with the provider's error-message extraction)."""
+        return post_json(
+            self._endpoint,
+            path,
+            body,
+            timeout=timeout,
+            max_response_bytes=self.max_response_bytes,
+            message_of=error_message,
+        )
+
+    def close(self) -> None:
+        """Nothing pooled: each request opens and closes its own connection."""
+
+
 def post_json(
     endpoint: Endpoint,
     path: str,

@@ -13,12 +13,7 @@ from dataclasses import replace
 from typing import Any, Final, Literal
 
 from ptc_compiler.agent.providers.failure import provider_error
-from ptc_compiler.agent.providers.http import (
-    DEFAULT_MAX_RESPONSE_BYTES,
-    Endpoint,
-    error_message,
-    post_json,
-)
+from ptc_compiler.agent.providers.http import DEFAULT_MAX_RESPONSE_BYTES, HTTPAdapter
 from ptc_compiler.agent.providers.request import (
     Message,
     OutputLimit,
@@ -34,7 +29,7 @@ DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
 _FINISH: Final[Mapping[str, str]] = {"function_call": "tool_calls"}
 
 
-class OpenAIChatProvider:
+class OpenAIChatProvider(HTTPAdapter):
     def __init__(
         self,
         model: str,
@@ -49,22 +44,18 @@ class OpenAIChatProvider:
         headers = dict(extra_headers or {})
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
-        self._endpoint = Endpoint(base_url, headers, (api_key,) if api_key else ())
-        self.model = model
+        super().__init__(
+            model,
+            base_url=base_url,
+            headers=headers,
+            api_key=api_key,
+            max_response_bytes=max_response_bytes,
+            model_output_limit=model_output_limit,
+        )
         self.tool_choice = tool_choice
-        self.max_response_bytes = max_response_bytes
-        #: the model's output-token limit from catalog metadata the host supplies, if any
-        self.model_output_limit = model_output_limit
 
     def request(self, request: Request) -> Response:
-        body = post_json(
-            self._endpoint,
-            "/chat/completions",
-            self.wire_body(request),
-            timeout=request.timeout,
-            max_response_bytes=self.max_response_bytes,
-            message_of=error_message,
-        )
+        body = self.post("/chat/completions", self.wire_body(request), request.timeout)
         response = parse_completion(body)
         cap = self.output_limit(request)
         if response.finish_reason == "length" and cap is not None:
@@ -82,9 +73,6 @@ class OpenAIChatProvider:
         return effective_output_limit(
             {"configured": request.max_tokens, "model_output_limit": self.model_output_limit}
         )
-
-    def close(self) -> None:
-        """Nothing pooled: each request opens and closes its own connection."""
 
     def wire_body(self, request: Request) -> dict[str, Any]:
         messages: list[dict[str, Any]] = []
