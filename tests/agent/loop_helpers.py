@@ -1,25 +1,15 @@
-"""Helpers for the agent-loop tests: scripted responses and a shared prelude cache."""
+"""Helpers for the agent-loop tests: scripted responses and what the requests held.
+
+The private prelude cache every agent test runs with is `conftest._agent_prelude_cache`.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from ptc_compiler.agent import Outcome, run_outcome
 from ptc_compiler.agent.providers import ScriptedProvider
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _agent_prelude_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Compile agent.core once per session into a private cache (never the user's)."""
-    cache = tmp_path_factory.mktemp("agent-prelude-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PTC_PRELUDE_CACHE", str(cache))
-        yield cache
 
 
 def call(program: Any, call_id: str = "c1", text: str = "", **extra: Any) -> dict[str, Any]:

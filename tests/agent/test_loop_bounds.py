@@ -4,7 +4,7 @@ disclosure (EFF-14), invalid arguments (PRV-14) and forgery resistance (PRV-11, 
 from __future__ import annotations
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content  # noqa: F401
+from loop_helpers import agent, call, last_content
 
 from ptc_compiler.agent.host import AgentHost, Mission, _Terminal
 from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider

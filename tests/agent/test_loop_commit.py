@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content, messages  # noqa: F401
+from loop_helpers import agent, call, last_content, messages
 
 from ptc_compiler.agent import AgentError, Mission, run_outcome, run_value
 from ptc_compiler.agent.providers import ScriptedProvider

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call  # noqa: F401
+from loop_helpers import call
 
 from ptc_compiler.agent import AgentError, run_outcome
 from ptc_compiler.agent.host import EvaluationLease, HostLimits

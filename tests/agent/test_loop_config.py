@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content, messages  # noqa: F401
+from loop_helpers import agent, call, last_content
 
 from ptc_compiler.agent import AgentError, Mission, run_main, run_outcome, run_value
 from ptc_compiler.agent.loop import _run

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call  # noqa: F401
+from loop_helpers import call
 
 from ptc_compiler.agent import AgentError, ResultContract, run_outcome
 from ptc_compiler.agent.cli import main_agent

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content  # noqa: F401
+from loop_helpers import agent, call, last_content
 
 from ptc_compiler.agent.host import HostLimits
 from ptc_compiler.prelude import Environment

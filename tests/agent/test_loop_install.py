@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call  # noqa: F401
+from loop_helpers import call
 
 from ptc_compiler.agent import AgentError
 from ptc_compiler.agent.library import (

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call  # noqa: F401
+from loop_helpers import call
 
 from ptc_compiler.agent import AgentError, Mission, ResultContract, run_outcome
 from ptc_compiler.agent.crossing import to_workflow

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, encoded_len, last_content  # noqa: F401
+from loop_helpers import agent, call, encoded_len, last_content
 
 from ptc_compiler.agent import AgentError, Mission, run_value
 from ptc_compiler.agent.host import AgentHost, response_bytes

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from loop_helpers import (  # noqa: F401
-    _agent_prelude_cache,
+from loop_helpers import (
     agent,
     call,
     encoded_len,

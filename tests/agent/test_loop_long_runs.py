@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call, encoded_len, last_content  # noqa: F401
+from loop_helpers import call, encoded_len, last_content
 
 from ptc_compiler.agent import run_outcome, run_phased
 from ptc_compiler.agent.host import AgentError, HostLimits

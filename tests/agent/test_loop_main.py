@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call, last_content  # noqa: F401
+from loop_helpers import call, last_content
 
 from ptc_compiler.agent import AgentError, run_main
 from ptc_compiler.agent.loop import _run

@@ -3,7 +3,7 @@ structural types, never their values)."""
 
 from __future__ import annotations
 
-from loop_helpers import _agent_prelude_cache, agent, call  # noqa: F401
+from loop_helpers import agent, call
 
 from ptc_compiler.agent.mission_api import data_type
 from ptc_compiler.tools import Tool

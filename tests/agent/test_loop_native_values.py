@@ -8,7 +8,7 @@ import datetime
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content  # noqa: F401
+from loop_helpers import agent, call, last_content
 
 from ptc_compiler.agent.crossing import to_workflow
 from ptc_compiler.agent.host import HostLimits

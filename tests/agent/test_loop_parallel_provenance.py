@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content  # noqa: F401
+from loop_helpers import agent, call, last_content
 
 from ptc_compiler.agent import AgentError
 from ptc_compiler.agent.host import AgentHost, Mission, _Terminal

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call, messages  # noqa: F401
+from loop_helpers import call, messages
 
 from ptc_compiler.agent import AgentError, Mission, Outcome, run_outcome, run_phased
 from ptc_compiler.agent.loop import _run

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content  # noqa: F401
+from loop_helpers import agent, call, last_content
 
 from ptc_compiler.agent import loop
 from ptc_compiler.agent.host import TOOL_OWNERS, AgentError, AgentHost

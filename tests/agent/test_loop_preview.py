@@ -4,7 +4,7 @@ never changes the outcome)."""
 from __future__ import annotations
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content  # noqa: F401
+from loop_helpers import agent, call, last_content
 
 import ptc_compiler.agent.host as host_module
 from ptc_compiler.agent.preview import Preview, PreviewCaps, preview

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call  # noqa: F401
+from loop_helpers import agent, call
 
 from ptc_compiler.agent import AgentError, run_outcome
 from ptc_compiler.agent.providers import ScriptedProvider

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, last_content, messages, text  # noqa: F401
+from loop_helpers import agent, call, last_content, messages
 
 from ptc_compiler.agent import run_outcome
 from ptc_compiler.agent.providers import (

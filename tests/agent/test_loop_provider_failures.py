@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from llm_fake_server import FakeLLMServer, Reply, closed_port
-from loop_helpers import _agent_prelude_cache, agent, call  # noqa: F401
+from loop_helpers import agent, call
 
 from ptc_compiler.agent import AgentError, run_outcome, run_value
 from ptc_compiler.agent.host import HostLimits

@@ -6,13 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from loop_helpers import (  # noqa: F401
-    _agent_prelude_cache,
+from loop_helpers import (
     agent,
     call,
     encoded_len,
     last_content,
-    messages,
     text,
 )
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call  # noqa: F401
+from loop_helpers import call
 
 from ptc_compiler.agent import run_outcome
 from ptc_compiler.agent.cli import _load_tools

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from loop_helpers import _agent_prelude_cache, agent, call, text  # noqa: F401
+from loop_helpers import agent, call, text
 
 from ptc_compiler.agent import AgentError, Mission, run_outcome, run_value
 from ptc_compiler.agent.host import HostLimits

@@ -4,7 +4,7 @@ and pcalls inside a trusted workflow (run_workflow)."""
 from __future__ import annotations
 
 import pytest
-from loop_helpers import _agent_prelude_cache, call  # noqa: F401
+from loop_helpers import call
 
 from ptc_compiler.agent import AgentError
 from ptc_compiler.agent.providers import ScriptedProvider
