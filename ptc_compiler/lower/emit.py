@@ -278,6 +278,10 @@ class Emitter:
             folded = self.linear_reduce(node)
             if folded is not None:
                 return folded
+        if isinstance(fn, ir.BuiltinRef) and fn.name == "take" and len(node.args) == 2:
+            top = self.take_sorted(node.args[0], node.args[1])
+            if top is not None:
+                return top
         if isinstance(fn, ir.BuiltinRef):
             stmts, exprs = self.many(node.args)
             if fn.name == "get" and 2 <= len(exprs) <= 3:
@@ -341,6 +345,25 @@ class Emitter:
         if name == "remove":
             test = ir.Call(ir.BuiltinRef("not", test.span), (test,), test.span)
         return ir.For((bind, ir.ForWhen(test, test.span)), ir.Local(x, node.span), True, node.span)
+
+    def take_sorted(self, n: ir.Node, coll: ir.Node) -> Lowered | None:
+        """`(take n (sort ...))`/`(take n (sort-by ...))` with a literal count n >= 1 as
+        one call that finds only the first n of the order (`ordering.take_sort_by`).
+
+        `take` cannot fail then, so errors are the sort's: the call is a statement
+        stamped with the sort's position (an expression would get `take`'s).
+        """
+        if not (isinstance(n, ir.Const) and type(n.value) is int and n.value > 0):
+            return None
+        if not (isinstance(coll, ir.Call) and isinstance(coll.fn, ir.BuiltinRef)):
+            return None
+        fused = TAKE_SORTED.get((coll.fn.name, len(coll.args)))
+        if fused is None:  # another builtin, or a wrong arity (its own error)
+            return None
+        stmts, exprs = self.many(coll.args)
+        t = self.cx.fresh()
+        value = at(coll.span, helper(fused, ast.Constant(n.value), *exprs))
+        return Lowered((*stmts, at(coll.span, assign(t, value))), load(t))  # type: ignore[arg-type]
 
     def linear_reduce(self, node: ir.Call) -> Lowered | None:
         """`(reduce (fn [acc x] ...) init coll)` as a loop updating the accumulator in place.
@@ -791,6 +814,15 @@ def _rt_call(e: Emitter, n: ir.RtCall) -> Lowered:
     name = RT_FIXED_ARITY.get((n.helper, len(exprs)), n.helper)
     return Lowered(stmts, helper(name, *exprs))
 
+
+#: `(take n (<sort> args...))` by the sort's name and argument count: the helper that
+#: finds only the first n (see `Emitter.take_sorted`).
+TAKE_SORTED: dict[tuple[str, int], str] = {
+    ("sort", 1): "take_sort",
+    ("sort", 2): "take_sort",
+    ("sort-by", 2): "take_sort_by",
+    ("sort-by", 3): "take_sort_by",
+}
 
 #: Runtime helpers with a variant for one argument count (no argument tuple to unpack).
 RT_FIXED_ARITY: dict[tuple[str, int], str] = {("t_assoc", 4): "t_assoc1"}

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ptc_runtime.builtins import BUILTINS
+from ptc_runtime.builtins.ordering import take_sort, take_sort_by
 
 
 def _builtin(name: str) -> Callable[..., Any]:
@@ -122,6 +123,8 @@ FAST_CALLS: Final[dict[str, tuple[int, str]]] = {
 
 HELPERS: Final[dict[str, Callable[..., Any]]] = {
     "rt_add2": add2,
+    "rt_take_sort": take_sort,
+    "rt_take_sort_by": take_sort_by,
     "rt_sub2": sub2,
     "rt_mul2": mul2,
     "rt_lt2": lt2,

@@ -12,6 +12,7 @@ booleans (plus nils, which sort first); mixed or nested keys fall back to `compa
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Callable, Sequence
 from functools import cmp_to_key
@@ -178,15 +179,22 @@ def natural_sorted(
     descending: bool,
     who: str,
     getter: Getter | None = None,
+    limit: int | None = None,
 ) -> list[object]:
     """`items` stably sorted by their `keys` in natural order.
 
     When the keys compare as they are, sort the items directly: by themselves (`keys is
-    items`) or by a C-level `getter` that recomputes the same keys.
+    items`) or by a C-level `getter` that recomputes the same keys. With a `limit` (for
+    `(take n (sort ...))`) only the first `limit` elements of the result are certain to
+    be right: a few of many are then picked by a heap (`heapq.nsmallest`/`nlargest`,
+    which give exactly `sorted(...)[:limit]`, equal keys in their original order).
     """
     if (getter is not None or keys is items) and None not in keys:
         if _fast_key(keys, who) is _DIRECT:
             comparable: Sequence[Any] = items
+            if limit is not None and limit * 4 < len(comparable):
+                pick = heapq.nlargest if descending else heapq.nsmallest
+                return pick(limit, comparable, key=getter)
             return sorted(comparable, key=getter, reverse=descending)
     return [items[i] for i in natural_order(keys, descending, who)]
 

@@ -15,6 +15,7 @@ from types import FunctionType
 from ptc_runtime.builtins import comparison
 from ptc_runtime.builtins.keyed import comparator_order, key_values_getter, natural_sorted
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.slicing import take
 from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name, seq_items
 from ptc_runtime.errors import PtcError
 from ptc_runtime.values import Keyword
@@ -66,9 +67,12 @@ def _arrange(
     order: bool | Callable[..., object],
     who: str,
     getter: Callable[[object], object] | None = None,
+    limit: int | None = None,
 ) -> list[object]:
+    """`items` in order; with a `limit`, only its first `limit` elements are certain to
+    be right (see `natural_sorted`)."""
     if type(order) is bool:
-        return natural_sorted(items, keys, order, who, getter)
+        return natural_sorted(items, keys, order, who, getter, limit)
     return [items[i] for i in comparator_order(keys, order, who)]
 
 
@@ -88,6 +92,10 @@ def _swapped(who: str, usage: str) -> PtcError:
     doc="Stable sort by natural order, or by a comparator (:asc, :desc, <, > or a fn).",
 )
 def sort(*args: object) -> list[object]:
+    return _sort(args, None)
+
+
+def _sort(args: tuple[object, ...], limit: int | None) -> list[object]:
     if len(args) == 1:
         items = seq_items(args[0], "sort")
         order: bool | Callable[..., object] = False
@@ -100,7 +108,7 @@ def sort(*args: object) -> list[object]:
         keys: list[object] = items
     else:
         keys = list(items)
-    return _arrange(items, keys, order, "sort")
+    return _arrange(items, keys, order, "sort", None, limit)
 
 
 @declare(
@@ -111,6 +119,10 @@ def sort(*args: object) -> list[object]:
     doc="Stable sort by (keyfn x) (keyword/string key or fn), optionally with a comparator.",
 )
 def sort_by(keyfn: object, *args: object) -> list[object]:
+    return _sort_by(keyfn, args, None)
+
+
+def _sort_by(keyfn: object, args: tuple[object, ...], limit: int | None) -> list[object]:
     if len(args) == 1:
         order: bool | Callable[..., object] = False
         coll = args[0]
@@ -123,4 +135,20 @@ def sort_by(keyfn: object, *args: object) -> list[object]:
         raise PtcError("type_error", f"sort-by: expected a collection, got {kind_name(coll)}")
     items = seq_items(coll, "sort-by")
     keys, getter = key_values_getter(keyfn, items, "sort-by")
-    return _arrange(items, keys, order, "sort-by", getter)
+    return _arrange(items, keys, order, "sort-by", getter, limit)
+
+
+# `(take n (sort ...))` and `(take n (sort-by ...))` with a literal count n >= 1: the
+# compiler calls these instead (the same value and errors; `take` of a vector with such
+# an n cannot fail). Only the first n of the order are needed, which a heap selection
+# finds without sorting everything (the "top 10" of 100,000 maps: 21 -> 4 ms).
+
+
+def take_sort(n: int, *args: object) -> list[object]:
+    """`(take n (sort args...))` for a count `n` >= 1 known at compile time."""
+    return take(n, _sort(args, n))
+
+
+def take_sort_by(n: int, keyfn: object, *args: object) -> list[object]:
+    """`(take n (sort-by keyfn args...))` for a count `n` >= 1 known at compile time."""
+    return take(n, _sort_by(keyfn, args, n))
