@@ -293,3 +293,27 @@ def test_no_pickle_or_marshal_from_the_worker() -> None:
     src = inspect.getsource(pool)
     assert "pickle" not in src
     assert "marshal.loads" not in src
+
+
+def test_keyword_keys_in_tool_results_and_data_reach_the_worker_as_strings() -> None:
+    # Host tools may return what `from_host` accepts in-process (keyword and vector map
+    # keys); across the JSON protocol they arrive spelled as strings, never as a failure.
+    from ptc_runtime.seam import BindingNamespace
+    from ptc_runtime.values import keyword
+
+    def lookup(_args: object) -> object:
+        return {keyword("status"): keyword("paid"), (1, 2): "pair", "n": {3, 4}}
+
+    runtime = Runtime(raw_compiler, mode="isolated", pool_size=1)  # type: ignore[arg-type]
+    try:
+        r = go(
+            runtime,
+            '(let [r (tool/lookup {})] [(get r "status") (get r "[1,2]") (count (get r "n"))'
+            " (:flag data/opts)])",
+            bindings=[BindingNamespace("tool", {"lookup": lookup})],
+            data={"opts": {keyword("flag"): True}},
+        )
+        assert r.error is None, r.error
+        assert r.value == ["paid", "pair", 2, True]
+    finally:
+        runtime.close()

@@ -612,6 +612,17 @@ def _keys_as_text(x: object) -> object:
     return x
 
 
+def plain_json(result: object) -> object:
+    """Host data or a checked tool result (`check_tool_result`) as plain JSON data, for a
+    worker: keyword map keys by their name, vector keys by their JSON text, sets and
+    tuples as lists, keywords and symbols by their name. Raises `TypeError`/`ValueError`
+    for anything else."""
+    try:
+        return json.loads(json.dumps(result, default=_host_default))
+    except TypeError:  # keyword or vector map keys
+        return json.loads(json.dumps(_keys_as_text(result), default=_host_default))
+
+
 def _host_default(x: object) -> object:
     if isinstance(x, set | frozenset | tuple):
         return list(x)

@@ -303,7 +303,7 @@ class WorkerPool:
                 "fn_names": dict(init.fn_names),
             }
         try:
-            msg["data"] = json.loads(json.dumps(dict(spec.data or {}), default=_host_json))
+            msg["data"] = seam.plain_json(dict(spec.data or {}))
         except (TypeError, ValueError) as exc:
             if not retained:
                 self.give_back(proc)
@@ -545,7 +545,7 @@ class WorkerPool:
             return
 
         def work() -> None:
-            from ptc_runtime.seam import check_tool_result
+            from ptc_runtime.seam import check_tool_result, plain_json
 
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             cancelled = (
@@ -554,7 +554,7 @@ class WorkerPool:
             try:
                 result = call_host(fn, args, loop, remaining, cancelled)
                 check_tool_result(table, name, result, limits)
-                answer({"ok": True, "value": json.loads(json.dumps(result, default=_host_json))})
+                answer({"ok": True, "value": plain_json(result)})
             except BindingRejection as exc:
                 rej = rejection(table, member, str(exc) or "rejected")
                 error(rej.code, rej.message, details=getattr(rej, "details", None))
@@ -579,15 +579,6 @@ class _RunState:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.calls = 0
-
-
-def _host_json(x: object) -> object:
-    if isinstance(x, set | frozenset | tuple):
-        return list(x)
-    name = getattr(x, "name", None)
-    if type(x).__name__ in ("Keyword", "SymbolRef") and isinstance(name, str):
-        return name
-    raise TypeError("not JSON")
 
 
 _OUTCOMES = frozenset({"value", "return", "fail", "error"})
