@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -20,6 +21,7 @@ ATOMS: list[object] = [
     0,
     -7,
     10**40,
+    10**700,  # over the digit limit the test sets (the smallest Python allows)
     0.5,
     -0.0,
     1e-5,
@@ -61,15 +63,39 @@ def test_str_agrees_with_the_checked_concatenation(
     if bound < 100:
         monkeypatch.setattr(strings_core, "_FEW", 2)
         monkeypatch.setattr(strings_core, "_SHORT", 6)
-    monkeypatch.setattr(strings_core, "format_int", _limited_format_int)
-    rnd = random.Random(bound)
-    errors = 0
-    for _ in range(3000):
-        xs = tuple(rnd.choice(ATOMS) for _ in range(rnd.randint(0, 7)))
-        want = _outcome(_part_by_part, xs)
-        assert _outcome(strings_core.str_, xs) == want, xs
-        errors += want.startswith("error")
+    # the interpreter's limit on printed digits (`str` of a longer int raises ValueError)
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        rnd = random.Random(bound)
+        errors = 0
+        for _ in range(3000):
+            xs = tuple(rnd.choice(ATOMS) for _ in range(rnd.randint(0, 7)))
+            want = _outcome(_part_by_part, xs)
+            assert _outcome(strings_core.str_, xs) == want, xs
+            errors += want.startswith("error")
+    finally:
+        sys.set_int_max_str_digits(limit)
     assert errors > (100 if bound < 100 else 10)
+
+
+def test_str_of_a_long_int_without_a_digit_limit_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a host may lift the digit limit: a long printed int then counts toward the bound
+    # (scaled down, keeping the invariant `_FEW * _SHORT < MAX_PRINT_CHARS`)
+    monkeypatch.setattr(strings_core, "MAX_PRINT_CHARS", 5000)
+    monkeypatch.setattr(strings_core, "_FEW", 2)
+    monkeypatch.setattr(strings_core, "_SHORT", 50)
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert strings_core.str_(1, 10**4000) == "11" + "0" * 4000
+        with pytest.raises(PtcError) as err:
+            strings_core.str_(10**3000, 10**3000)  # two parts: only their length tells
+        assert err.value.code == "memory_exceeded"
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 def _part_by_part(*xs: object) -> str:
@@ -77,10 +103,3 @@ def _part_by_part(*xs: object) -> str:
     if len(xs) == 1 and type(xs[0]) is str:
         return xs[0]
     return strings_core._checked_str(xs)
-
-
-def _limited_format_int(x: int) -> str:
-    # the digit limit of a real run, made reachable by a 40-digit number
-    if abs(x) >= 10**30:
-        raise PtcError("arithmetic_error", "integer too large to print")
-    return str(x)

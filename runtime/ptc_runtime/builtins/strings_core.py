@@ -45,12 +45,19 @@ def str_(*xs: object) -> str:
                 append(x)  # type: ignore[arg-type]
             elif t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3):  # type: ignore[operator]
                 append(repr(x))  # what `format_float` gives in this range, without its checks
+            elif t is int:
+                # `format_int` inline: over the interpreter's digit limit `str` raises
+                # ValueError (handled below); a host may lift the limit, hence the length
+                text = str(x)
+                if len(text) > _SHORT:
+                    long = True
+                append(text)
             else:
                 text = _display(x)
                 if len(text) > _SHORT:
                     long = True
                 append(text)
-    except PtcError:
+    except (PtcError, ValueError):  # ValueError: an int too long to print
         return _checked_str(xs)
     if long and sum(map(len, parts)) > MAX_PRINT_CHARS:  # before join allocates
         return _checked_str(xs)
