@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
@@ -44,16 +45,25 @@ def raw_compiler(source: str, tools: Any, names: Any) -> Raw:
     return api.compile(source, tools=tools, user_names=names)  # type: ignore[return-value]
 
 
-@pytest.fixture(scope="module")
-def rt() -> Iterator[Runtime]:
+@contextmanager
+def workers(pool_size: int = 1, **limits: Any) -> Iterator[Runtime]:
+    """A private isolated runtime (`pool_size` workers, these `Limits`), closed after use."""
     runtime = Runtime(
         raw_compiler,
         mode="isolated",
-        pool_size=2,  # type: ignore[arg-type]
-        limits=Limits(kill_grace_ms=200),
+        pool_size=pool_size,  # type: ignore[arg-type]
+        limits=Limits(**limits),
     )
-    yield runtime
-    runtime.close()
+    try:
+        yield runtime
+    finally:
+        runtime.close()
+
+
+@pytest.fixture(scope="module")
+def rt() -> Iterator[Runtime]:
+    with workers(2, kill_grace_ms=200) as runtime:
+        yield runtime
 
 
 def go(rt: Runtime, program: str, **kw: Any) -> RunResult:
@@ -101,38 +111,22 @@ def test_dead_worker_is_worker_exit(rt: Runtime) -> None:
 
 
 def test_out_of_memory_is_worker_exit() -> None:
-    runtime = Runtime(
-        raw_compiler,
-        mode="isolated",
-        pool_size=1,  # type: ignore[arg-type]
-        limits=Limits(worker_memory_bytes=512 * 1024 * 1024),
-    )
-    try:
+    with workers(worker_memory_bytes=512 * 1024 * 1024) as runtime:
         r = go(runtime, py("x = [0] * (10 ** 9)\nreturn 1"), timeout_ms=5000)
         assert r.error is not None and r.error.kind == "worker-exit", r.error
         assert go(runtime, "(+ 1 2)").value == 3
-    finally:
-        runtime.close()
 
 
 def test_cpu_rlimit_is_a_timeout_not_a_worker_exit() -> None:
     # The CPU budget is ours (RLIMIT_CPU per run): when it, not the wall-clock deadline,
     # stops an unguarded loop, the run timed out; the substrate did not fail.
-    runtime = Runtime(
-        raw_compiler,
-        mode="isolated",
-        pool_size=1,  # type: ignore[arg-type]
-        limits=Limits(worker_cpu_seconds=1),
-    )
-    try:
+    with workers(worker_cpu_seconds=1) as runtime:
         start = time.monotonic()
         r = go(runtime, py("while True:\n    pass"), timeout_ms=None)
         assert r.error is not None and r.error.kind == "timeout", r.error
         assert "CPU budget" in r.error.message
         assert time.monotonic() - start < 30
         assert go(runtime, "(+ 1 2)").value == 3  # replaced
-    finally:
-        runtime.close()
 
 
 def test_garbage_on_the_protocol_pipe_is_protocol(rt: Runtime) -> None:
@@ -152,13 +146,7 @@ while True:
 
 
 def test_oversized_message_is_protocol() -> None:
-    runtime = Runtime(
-        raw_compiler,
-        mode="isolated",
-        pool_size=1,  # type: ignore[arg-type]
-        limits=Limits(protocol_bytes=100_000),
-    )
-    try:
+    with workers(protocol_bytes=100_000) as runtime:
         body = f"""
 os = {OS}
 for fd in (3, 4, 5, 6, 7, 8, 9, 10, 11):
@@ -171,8 +159,6 @@ while True:
 """
         r = go(runtime, py(body), timeout_ms=3000)
         assert r.error is not None and r.error.kind == "protocol", r.error
-    finally:
-        runtime.close()
 
 
 def test_worker_environment_is_scrubbed(rt: Runtime) -> None:
@@ -224,17 +210,9 @@ return 5
 
 
 def test_isolation_unavailable() -> None:
-    runtime = Runtime(
-        raw_compiler,
-        mode="isolated",
-        pool_size=0,  # type: ignore[arg-type]
-        limits=Limits(worker_memory_bytes=1024 * 1024),
-    )
-    try:
+    with workers(0, worker_memory_bytes=1024 * 1024) as runtime:
         r = go(runtime, "(+ 1 2)")
         assert r.error is not None and r.error.kind == "sandbox-unavailable", r.error
-    finally:
-        runtime.close()
 
 
 def test_owner_state_lives_in_a_dedicated_worker(rt: Runtime) -> None:
@@ -304,8 +282,7 @@ def test_keyword_keys_in_tool_results_and_data_reach_the_worker_as_strings() -> 
     def lookup(_args: object) -> object:
         return {keyword("status"): keyword("paid"), (1, 2): "pair", "n": {3, 4}}
 
-    runtime = Runtime(raw_compiler, mode="isolated", pool_size=1)  # type: ignore[arg-type]
-    try:
+    with workers() as runtime:
         r = go(
             runtime,
             '(let [r (tool/lookup {})] [(get r "status") (get r "[1,2]") (count (get r "n"))'
@@ -315,5 +292,3 @@ def test_keyword_keys_in_tool_results_and_data_reach_the_worker_as_strings() -> 
         )
         assert r.error is None, r.error
         assert r.value == ["paid", "pair", 2, True]
-    finally:
-        runtime.close()
