@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-preludes test lint typecheck pytest wheel-check bench clean
+.PHONY: demo demo-preludes demo-agent test lint typecheck pytest wheel-check bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ demo-preludes: $(STAMP)
 	$(BIN)/ptc compile examples/preludes -o build/preludes
 	$(BIN)/ptc run examples/prelude_report.clj --prelude build/preludes \
 		--data examples/orders.json --tools examples/tools.py
+
+# The agent library: a recorded 3-turn model run (replay fixture) over example tools.
+demo-agent: $(STAMP)
+	$(BIN)/ptc agent run examples/agent/agent.json -v
 
 test: lint typecheck pytest
 
