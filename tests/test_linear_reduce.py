@@ -304,3 +304,93 @@ def test_fused_update_fns_run_in_program_order() -> None:
     got, want = run(inline), run(plain)
     assert got.ok and want.ok and got.value == want.value
     assert got.output == want.output == "first 0\nsecond nil\nfirst 1\nsecond 2\n"
+
+
+# A map the loop built from `{}` with only string keys without `_` takes new string keys
+# without the one-logical-key search (`Owned.plain`). Random mixes of string keys with
+# `-` and `_`, keywords, and keys added by the other helpers; values must agree with
+# the plain `reduce`.
+PLAIN_KEYS = ['"a-b"', '"a_b"', ":a-b", ":a_b", '"c"', ":c", '"d-e-f"', ":d_e-f", "1"]
+PLAIN_OPS = [
+    "(assoc t k x)",
+    "(update t k (fnil inc 0))",
+    "(assoc-in t [k :n] x)",
+    "(assoc t k x :z x)",
+    "(if (contains? t k) t (assoc t k x))",
+]
+
+
+def _plain_key_programs(seed: int, n: int) -> list[tuple[str, str]]:
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n):
+        keys = " ".join(rnd.choice(PLAIN_KEYS) for _ in range(rnd.randint(1, 8)))
+        ops = [rnd.choice(PLAIN_OPS[:1] * 3 + PLAIN_OPS) for _ in range(rnd.randint(1, 2))]
+        body = ops[0] if len(ops) == 1 else f"(if (string? k) {ops[0]} {ops[1]})"
+        init = rnd.choice(["{}", "{}", "{}", "data/m", '{"q_r" 0}'])
+        coll = f"(map-indexed vector [{keys}])"
+        inline = f"[(reduce (fn [t [x k]] {body}) {init} {coll}) data/m]"
+        plain = f"(let [f (fn [t [x k]] {body})] [(reduce f {init} {coll}) data/m])"
+        out.append((inline, plain))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_string_keys_into_a_built_map_agree_with_persistent_operations(seed: int) -> None:
+    lowered = 0
+    for inline, plain in _plain_key_programs(seed, 80):
+        data = {"m": {"a_b": 0, "c": 1}}
+        got = _outcome(inline, data)
+        assert data == {"m": {"a_b": 0, "c": 1}}, inline
+        assert got == _outcome(plain, {"m": {"a_b": 0, "c": 1}}), inline
+        lowered += "rt_t_assoc1(" in ptc_compiler.compile(inline).python_source
+    assert lowered > 40
+
+
+@pytest.mark.parametrize(
+    ("keys", "want"),
+    [
+        # where the shortcut applies: new plain string keys stay as they are
+        ('["a-b" "c" "d-e"]', '{"a-b" 0, "c" 1, "d-e" 2}'),
+        # where it must not: a `_` string, then its `-` spelling is the same logical key
+        ('["a_b" "a-b"]', '{"a_b" 1}'),
+        ('["c" "a_b" "x" "a-b"]', '{"c" 0, "a_b" 3, "x" 2}'),
+        # a keyword key, then its string spelling
+        ('[:a-b "a-b"]', "{:a-b 1}"),
+        ('["c" :a_b "a-b" "c"]', '{"c" 3, :a_b 2}'),
+    ],
+)
+def test_string_keys_into_a_built_map(keys: str, want: str) -> None:
+    res = run(f"(reduce (fn [t [x k]] (assoc t k x)) {{}} (map-indexed vector {keys}))")
+    assert res.ok and pr_str(res.value) == want, res
+
+
+def test_a_key_added_by_another_helper_ends_the_shortcut() -> None:
+    # `update` adds the keyword :q-r after two plain string keys; the next "q-r" must
+    # find it (the map's size no longer matches the one recorded with it)
+    src = (
+        "(reduce (fn [t k] (if (keyword? k) (update t k (fnil inc 0)) (assoc t k 7)))"
+        ' {} ["p" "s" :q-r "q-r"])'
+    )
+    assert "rt_t_update(" in ptc_compiler.compile(src).python_source
+    res = run(src)
+    assert res.ok and pr_str(res.value) == '{"p" 7, "s" 7, :q-r 7}', res
+
+
+def test_owned_table_records_the_plain_map() -> None:
+    from ptc_runtime import transient
+
+    m: dict[object, object] = {}
+    owned = transient.t_begin(m)
+    m = transient.t_assoc1(owned, m, "a-b", 1)
+    assert owned.plain is m and owned.plain_n == 1
+    m = transient.t_assoc1(owned, m, "c_d", 2)  # a `_` key: no longer plain
+    assert owned.plain_n == 1
+    assert transient.t_assoc1(owned, m, "c-d", 3) == {"a-b": 1, "c_d": 3}
+    # a released map is copied on its next write; the copy is not taken for plain
+    p: dict[object, object] = {}
+    owned = transient.t_begin(p)
+    p = transient.t_assoc1(owned, p, "x", 1)
+    transient.t_seen(owned, p)
+    q = transient.t_assoc1(owned, p, "y", 2)
+    assert q is not p and owned.plain is p and p == {"x": 1}

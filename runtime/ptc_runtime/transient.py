@@ -38,8 +38,25 @@ from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, find_key
 from ptc_runtime.values import Keyword
 
-#: id -> container, for the containers one linear loop owns (see the module docstring).
-Owned = dict[int, object]
+
+class Owned(dict[int, object]):
+    """id -> container, for the containers one linear loop owns (see the module docstring).
+
+    `plain` is one owned map whose keys are all strings without `_` (or None) and `plain_n`
+    its size when that was last checked. Owned maps only ever gain keys, so while
+    `len(plain) == plain_n` no other write has added a key since, and a new string key
+    needs no one-logical-key search there: the search looks for keywords and `_`
+    spellings, none of which such a map holds. `plain` is held, not its id, so a map
+    built later at the same address can never pass for it.
+    """
+
+    __slots__ = ("plain", "plain_n")
+
+    def __init__(self, entries: dict[int, object]) -> None:
+        super().__init__(entries)
+        self.plain: dict[Any, Any] | None = None
+        self.plain_n = -1
+
 
 _MISSING: Final = object()
 _interned = Keyword._table  # name -> Keyword; read-only here (as in `lookup.find_key`)
@@ -47,7 +64,7 @@ _interned = Keyword._table  # name -> Keyword; read-only here (as in `lookup.fin
 
 def t_begin(*fresh: object) -> Owned:
     """The ownership table of one loop; `fresh` are start values nothing else references."""
-    return {id(x): x for x in fresh}
+    return Owned({id(x): x for x in fresh})
 
 
 def _release(owned: Owned, x: object) -> None:
@@ -108,6 +125,15 @@ def t_assoc1(owned: Owned, m: Any, k: Any, v: Any) -> Any:
     tk = type(k)
     if tk is str:
         if k not in m:
+            n = len(m)
+            if n == 0 or (owned.plain is m and owned.plain_n == n):
+                # all keys are strings without `_`: nothing else the search could find
+                # (the map-building loop's common case, e.g. `(assoc m (:sku p) ...)`)
+                m[k] = v  # a new key: no owned value is overwritten
+                if "_" not in k:
+                    owned.plain = m
+                    owned.plain_n = n + 1
+                return m
             # `find_key`'s string search inline (a new key is the common case when a
             # map is built): the keyword spelling, then the `_` spellings
             kw = _interned.get(k)
