@@ -19,6 +19,7 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 from functools import partial
+from gc import get_referents
 from itertools import chain, compress
 from typing import Any, Final
 
@@ -152,12 +153,14 @@ def _is_plain(root: object) -> bool:
     """True when `root` is JSON-shaped: usable as a PTC value without any change.
 
     This scans every value of tool results and run data, so it works level by level with
-    C-level iteration (`chain`, `map(type, ...)`): all dicts of one level, then all lists,
+    C-level iteration (`map(type, ...)`): all dicts of one level, then all lists,
     descending only where a level holds containers. Nesting is bounded by `_MAX_LEVELS`.
-    The containers of the next level are gathered per group (the dicts' values, the lists'
-    items): a group that holds only dicts or only lists (a list of records, a map of
-    lists) is taken whole, without a second look at each element's type, and a single
-    such list is used as it is (it is only read).
+    The keys and values of a level's dicts come from `_str_keyed_values` when it can
+    vouch for the keys, else from one type pass over every key. The containers of the
+    next level are gathered per group (the dicts' values, the lists' items): a group that
+    holds only dicts or only lists (a list of records, a map of lists) is taken whole,
+    without a second look at each element's type, and a single such list is used as it is
+    (it is only read).
     """
     dicts: Sequence[dict[object, object]] = ()
     lists: Sequence[list[object]] = ()
@@ -170,10 +173,15 @@ def _is_plain(root: object) -> bool:
     for _ in range(_MAX_LEVELS):
         value_kinds: set[type] = set()
         item_kinds: set[type] = set()
+        values = None
         if dicts:
-            if set(map(type, chain.from_iterable(dicts))) - _STR_ONLY:
+            values = _str_keyed_values(dicts)
+            if values is not None:
+                value_kinds = set(map(type, values))
+            elif set(map(type, chain.from_iterable(dicts))) - _STR_ONLY:
                 return False
-            value_kinds = set(map(type, chain.from_iterable(map(dict.values, dicts))))
+            else:  # the values listed below only where containers remain
+                value_kinds = set(map(type, chain.from_iterable(map(dict.values, dicts))))
         if lists:
             item_kinds = set(map(type, chain.from_iterable(lists)))
         kinds = value_kinds | item_kinds
@@ -184,13 +192,74 @@ def _is_plain(root: object) -> bool:
         next_dicts: list[Sequence[Any]] = []
         next_lists: list[Sequence[Any]] = []
         if dicts and not value_kinds.isdisjoint(_CONTAINERS):
-            _gather(value_kinds, _dict_values(dicts), next_dicts, next_lists)
+            if values is None:
+                values = _dict_values(dicts)
+            _gather(value_kinds, values, next_dicts, next_lists)
         if lists and not item_kinds.isdisjoint(_CONTAINERS):
             items = lists[0] if len(lists) == 1 else list(chain.from_iterable(lists))
             _gather(item_kinds, items, next_dicts, next_lists)
         dicts = _joined(next_dicts)
         lists = _joined(next_lists)
     return False
+
+
+def _str_keyed_values(dicts: Sequence[dict[object, object]]) -> list[object] | None:
+    """The values of all `dicts` (exact dicts) when every key is exactly a `str`, in one
+    C call and without touching a key; None when this cannot tell (then the caller checks
+    each key's type).
+
+    CPython keeps a dict's keys in a "unicode" table only while every key is an exact
+    `str` (inserting any other key converts the table), and the collector's traversal of
+    such a dict visits only its values: `str` keys cannot form cycles. Any other table is
+    traversed key and value, even when only `str` keys are left in it. So
+    `gc.get_referents` of the dicts yields exactly their values when it yields as many
+    objects as the dicts hold entries; a dict with any other key (a `str` subclass too)
+    adds its keys and the counts differ.
+    Only exact dicts get here, whose traversal is C code: no host code runs, no key is
+    hashed or compared. `_REFERENTS_SEE_KEYS` checks this behaviour once at import (on
+    another interpreter the keys are checked one by one as before). Besides the key
+    check this saves the two objects `chain(map(dict.values, ...))` makes per dict.
+    """
+    if not _REFERENTS_SEE_KEYS:
+        return None
+    values = get_referents(*dicts)
+    if len(values) != sum(map(len, dicts)):
+        return None  # some dict has a key table of another kind (maybe all str keys)
+    return values
+
+
+def _referents_see_keys() -> bool:
+    """Whether `gc.get_referents` behaves as `_str_keyed_values` relies on here: every
+    value of a dict with only exact `str` keys (immortal, atomic and container values
+    alike, in a plain, a formerly mixed and an instance dict), and more objects than
+    entries for dicts with any other key."""
+
+    class _Sub(str):
+        pass
+
+    class _Obj:
+        pass
+
+    odd: list[object] = [None, True, False, 0, 1, 2**70, 1.5, "", "s", (), (1,), b"", int, [], {}]
+    plain = {f"k{i}": v for i, v in enumerate(odd)}
+    obj = _Obj()
+    obj.__dict__.update(a=None, b=1, c=())
+    mixed: dict[object, object] = {1: None}
+    del mixed[1]
+    mixed["a"] = 2
+    str_keyed: list[dict[str, object]] = [plain, obj.__dict__]
+    for d in str_keyed:
+        got = get_referents(d)
+        if len(got) != len(d) or not all(map(operator.is_, got, d.values())):
+            return False
+    keys: list[object] = [1, True, None, 1.5, (), _Sub("a"), b"", int, Keyword("a")]
+    for key in keys:
+        for other in ({key: None}, {"a": 1, key: ()}, {key: 0, "a": "b"}):
+            if len(get_referents(other)) <= len(other):
+                return False
+    # a table that held another key may stay general with only str keys: more objects
+    # than entries is safe (the caller checks each key), fewer would hide a value
+    return len(get_referents(mixed)) >= len(mixed)
 
 
 def _dict_values(dicts: Sequence[dict[object, object]]) -> list[object]:
@@ -229,6 +298,7 @@ _PLAIN_OR_CONTAINER: Final = _PLAIN_VALUES | {dict, list}
 _CONTAINERS: Final = frozenset({dict, list})
 _ONLY_DICT: Final = frozenset({dict})
 _ONLY_LIST: Final = frozenset({list})
+_REFERENTS_SEE_KEYS: Final = _referents_see_keys()
 
 
 # ---------------------------------------------------------------- to_tool_args

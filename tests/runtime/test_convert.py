@@ -5,9 +5,12 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+from ptc_runtime import convert
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec
 from ptc_runtime.convert import _is_plain, from_host, to_json_value, to_tool_args
 from ptc_runtime.errors import PtcError
@@ -115,7 +118,7 @@ def test_plain_check_on_uniform_levels() -> None:
         assert _is_plain(tree) is want, tree
         seen[want] += 1
     assert seen[True] > 300 and seen[False] > 300, seen
-    records = [{"id": i, "tags": ["x", i]} for i in range(50)]
+    records: list[dict[str, Any]] = [{"id": i, "tags": ["x", i]} for i in range(50)]
     assert _is_plain({"rows": records, "grid": [[1, 2], [3, 4]]})
     records[-1]["tags"].append((1,))
     assert not _is_plain({"rows": records, "grid": [[1, 2], [3, 4]]})
@@ -169,3 +172,200 @@ def test_to_json_value_rejects(bad: object) -> None:
     with pytest.raises(PtcError) as info:
         to_json_value(bad)
     assert info.value.code == "invalid_output"
+
+
+# ------------------------------------------------ the scan's key check by traversal
+
+
+class _EqStr(str):
+    """A key equal to (and hashing like) a plain string: only its type tells it apart."""
+
+    def __eq__(self, other: object) -> bool:
+        return str.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+
+class _Int(int):
+    pass
+
+
+class _Float(float):
+    pass
+
+
+class _Dict(dict):  # type: ignore[type-arg]
+    pass
+
+
+class _List(list):  # type: ignore[type-arg]
+    pass
+
+
+class _Obj:
+    pass
+
+
+def _general_table(items: dict[str, object]) -> dict[object, object]:
+    """An exact dict with only `str` keys whose key table held another key once."""
+    d: dict[object, object] = {0: None}
+    del d[0]
+    for k, v in items.items():  # one by one: update() of an emptied dict copies the table
+        d[k] = v
+    return d
+
+
+def _instance_dict(items: dict[str, object]) -> dict[str, object]:
+    obj = _Obj()
+    obj.__dict__.update(items)
+    return obj.__dict__
+
+
+_ODD_VALUES: list[object] = [(1,), (), {1, 2}, frozenset(), b"b", _Str("x"), _EqStr("a")]
+_ODD_VALUES += [_Int(1), _Float(1.5), _Dict(a=1), _List([1]), A, object(), PVec([1], 1), print]
+_ODD_KEYS: list[object] = [1, True, False, None, 1.5, (1, "a"), A, b"a"]
+_ODD_KEYS += [_Str("a"), _EqStr("b"), _EqStr("k0")]
+_PLAIN_LEAVES: list[object] = [1, 0, -7, 2.5, math.nan, math.inf, "s", "", None, True, False]
+
+
+def _odd_tree(rnd: random.Random, depth: int, shared: list[object], odd: float) -> object:
+    """Nested data with every odd type and key now and then, records sharing their key
+    objects, dicts in general or instance key tables, and shared sub-objects."""
+    roll = rnd.random()
+    if shared and roll < 0.05:
+        return rnd.choice(shared)
+    if depth == 0 or roll < 0.25:
+        if rnd.random() < odd:
+            return rnd.choice(_ODD_VALUES)
+        return rnd.choice(_PLAIN_LEAVES)
+    n = rnd.randint(0, 4)
+    if roll < 0.5:
+        out: object = [_odd_tree(rnd, depth - 1, shared, odd) for _ in range(n)]
+    elif roll < 0.7:
+        # records: the same key objects in every record (as json.loads and dict displays
+        # make them), sometimes one record with an odd key
+        names = ["k0", "k1", "k2"][: rnd.randint(1, 3)]
+        recs = [{k: _odd_tree(rnd, depth - 1, shared, odd) for k in names} for _ in range(n)]
+        if recs and rnd.random() < odd * 3:
+            rec = rnd.choice(recs)
+            rec[rnd.choice(_ODD_KEYS)] = 1  # type: ignore[index]
+        out = recs
+    else:
+        keys = rnd.sample(["k0", "k1", "k2", "k3", "k-4", "k_4"], n)
+        items = {k: _odd_tree(rnd, depth - 1, shared, odd) for k in keys}
+        makers: list[Callable[[dict[str, object]], dict[Any, object]]] = [dict, dict]
+        makers += [_general_table, _instance_dict]
+        d: dict[object, object] = rnd.choice(makers)(items)
+        if rnd.random() < odd:
+            d[rnd.choice(_ODD_KEYS)] = _odd_tree(rnd, depth - 1, shared, odd)
+        out = d
+    if rnd.random() < 0.1:
+        shared.append(out)
+    return out
+
+
+def _scan_both_ways(x: object, monkeypatch: pytest.MonkeyPatch) -> tuple[bool, bool]:
+    fast = convert._is_plain(x)
+    with monkeypatch.context() as m:
+        m.setattr(convert, "_REFERENTS_SEE_KEYS", False)
+        slow = convert._is_plain(x)
+    return fast, slow
+
+
+def test_scan_agrees_with_the_walk_on_odd_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the scan (keys vouched for by traversal, or checked one by one) against the obvious
+    # recursive definition; whatever it accepts, the converting walk leaves as it is
+    assert convert._REFERENTS_SEE_KEYS  # this interpreter behaves as the scan expects
+    rnd = random.Random(20241130)
+    seen = {True: 0, False: 0}
+    for i in range(6000):
+        shared: list[object] = []
+        sub = _odd_tree(rnd, rnd.randint(1, 6), shared, rnd.choice([0.0, 0.01, 0.05, 0.2]))
+        tree = sub if type(sub) in (dict, list) else [sub]  # from_host takes scalars first
+        want = _plain_reference(tree)
+        fast, slow = _scan_both_ways(tree, monkeypatch)
+        assert fast is want and slow is want, (i, tree)
+        if want:
+            assert from_host(tree) is tree
+            assert convert._walk(tree, convert._host_open, convert._host_close) is tree
+        seen[want] += 1
+    assert seen[True] > 1500 and seen[False] > 1500, seen
+
+
+def test_scan_records_sharing_key_objects_with_one_odd_record() -> None:
+    import json
+
+    rows = json.loads(json.dumps([{"id": i, "name": f"n{i}", "tags": ["a"]} for i in range(300)]))
+    assert all(a is b for a, b in zip(rows[0], rows[299], strict=True))  # keys memoized
+    assert convert._str_keyed_values(rows) is not None
+    assert convert._is_plain(rows)
+    for odd_key in (_EqStr("id"), _Str("id"), True, 1, None, A, ("id",)):
+        rec = rows[150]
+        value = rec.pop("id")
+        rec[odd_key] = value
+        assert convert._str_keyed_values(rows) is None, odd_key
+        assert not convert._is_plain({"rows": rows}), odd_key
+        if isinstance(odd_key, str):
+            with pytest.raises(PtcError, match="unsupported map key"):
+                from_host({"rows": rows})
+        else:
+            out = from_host({"rows": rows})
+            assert out["rows"][0] is rows[0]  # type: ignore[index]
+        del rec[odd_key]
+        rec["id"] = value
+        # the record's table may stay general: keys then checked one by one, still plain
+        assert convert._is_plain({"rows": rows})
+
+
+def test_scan_tables_that_vouch_and_that_do_not() -> None:
+    plain: list[dict[object, object]] = [{"a": 1, "b": [1]}, {}]
+    plain.append(_instance_dict({"x": None}))  # type: ignore[arg-type]
+    assert convert._str_keyed_values(plain) == [1, [1], None]
+    general = _general_table({"a": 1})
+    assert convert._str_keyed_values([general]) is None  # keys counted too: not vouched
+    assert convert._is_plain([general, {"b": general}])
+    assert not convert._is_plain([{"a": 1}, {_EqStr("a"): 1}])
+    assert not convert._is_plain({"a": {"b": {"c": [{"d": 1, 2: 3}]}}})
+
+
+def test_scan_deep_and_long_levels() -> None:
+    v: object = {"leaf": [1, 2.5, None]}
+    for i in range(3000):
+        v = {"k": v, "i": i} if i % 2 else [v, "x"]
+    assert convert._is_plain(v)
+    bad: object = {"leaf": (1,)}
+    for _ in range(3000):
+        bad = [{"k": bad}]
+    assert not convert._is_plain(bad)
+    assert from_host(bad) is not bad
+    too_deep: object = 1
+    for _ in range(convert._MAX_LEVELS + 1):
+        too_deep = [too_deep]
+    assert not convert._is_plain(too_deep)  # left to the walk, which keeps it as it is
+    assert from_host(too_deep) is too_deep
+
+
+def test_scan_trusts_traversal_only_where_it_behaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the import-time probe refuses a traversal that skips values (e.g. immortal or atomic
+    # ones) or one that does not visit the keys of a dict with other keys
+    import gc
+
+    assert convert._referents_see_keys()
+
+    def skipping_none(*objs: object) -> list[object]:
+        return [x for x in gc.get_referents(*objs) if x is not None]
+
+    def values_only(*objs: object) -> list[object]:
+        return [v for d in objs for v in d.values()]  # type: ignore[attr-defined]
+
+    def untracked_skipped(*objs: object) -> list[object]:
+        return [x for x in gc.get_referents(*objs) if gc.is_tracked(x)]
+
+    for fake in (skipping_none, values_only, untracked_skipped):
+        monkeypatch.setattr(convert, "get_referents", fake)
+        assert not convert._referents_see_keys(), fake.__name__
+    monkeypatch.undo()
+    monkeypatch.setattr(convert, "_REFERENTS_SEE_KEYS", False)
+    assert convert._str_keyed_values([{"a": 1}]) is None
+    assert convert._is_plain([{"a": 1}]) and not convert._is_plain([{1: 1}])
