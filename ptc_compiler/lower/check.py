@@ -41,6 +41,7 @@ ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset(
         ast.BinOp,
         ast.UnaryOp,
         ast.IfExp,
+        ast.NamedExpr,
         ast.Dict,
         ast.List,
         ast.Tuple,
@@ -76,6 +77,9 @@ NAME_SHAPE = re.compile(
 SPECIAL_NAMES = frozenset({FUEL, CREDIT, NS, NSC})
 #: The only `global` declaration generated code makes (see `ctx.fuel_globals`).
 FUEL_GLOBALS = [FUEL]
+#: The only targets of `:=` in generated code: compiler temporaries (never a name the
+#: program chose, a helper, a table or the fuel; see `emit.Emitter.int_arith`).
+TEMPORARY = re.compile(r"t\d+\Z")
 #: The tables generated code may subscript (always with a constant string key):
 #: a program the user namespace, a component module its own table and its dependencies.
 PROGRAM_TABLES = frozenset({NS, NSC})
@@ -110,7 +114,7 @@ _BARE: frozenset[type[ast.AST]] = frozenset(
 _CONTEXTS: frozenset[type[ast.AST]] = frozenset({ast.Load, ast.Store})
 #: Queued classes `finalize` checks beyond their kind (names they define, what they index).
 _OWN_CHECKS: frozenset[type[ast.AST]] = frozenset(
-    {ast.FunctionDef, ast.arg, ast.Global, ast.Subscript}
+    {ast.FunctionDef, ast.arg, ast.Global, ast.Subscript, ast.NamedExpr}
 )
 
 
@@ -156,6 +160,15 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
         elif kind is ast.Global:
             if node.names != FUEL_GLOBALS:  # type: ignore[attr-defined]
                 raise GeneratedCodeRejected("only FUEL may be declared global")
+        elif kind is ast.NamedExpr:
+            target = node.target  # type: ignore[attr-defined]
+            if not (
+                type(target) is ast.Name
+                and type(target.id) is str
+                and TEMPORARY.match(target.id)
+                and type(target.ctx) is ast.Store
+            ):
+                raise GeneratedCodeRejected(":= may only assign a compiler temporary")
         else:  # ast.Subscript
             target = node.value  # type: ignore[attr-defined]
             key = node.slice  # type: ignore[attr-defined]

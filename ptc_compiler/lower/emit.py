@@ -293,6 +293,8 @@ class Emitter:
                 return Lowered(stmts, inline)
             fast = FAST_CALLS.get(fn.name)
             if fast is not None and fast[0] == len(exprs):
+                if self.cx.numeric and fn.name in ARITH:
+                    return Lowered(stmts, self.int_arith(ARITH[fn.name], fast[1], exprs))
                 return Lowered(stmts, call(load(fast[1]), exprs))
             return Lowered(stmts, call(load(self.builtins[fn.name].py_name), exprs))
         if isinstance(fn, ir.Local) and fn.ident in self.cx.fn_locals:
@@ -447,6 +449,40 @@ class Emitter:
         if name in SIGN and n == 1:
             return ast.Compare(exprs[0], [SIGN[name]()], [ast.Constant(0)])
         return None
+
+    def int_arith(self, op: type[ast.operator], fast: str, exprs: list[ast.expr]) -> ast.expr:
+        """`(+ a b)`/`(- a b)` with operands not proven numeric, in code that does arithmetic
+        on known numbers (some local is numeric): the operator inline when both are `int`.
+
+        `a + b if rt_type(t1 := a) is rt_type(t2 := b) is rt_int else rt_add2(t1, t2)`: the
+        operands run once each, left to right, inside the test; two ints add or subtract
+        exactly as `rt_add2`/`rt_sub2` would (no overflow, no error), and every other pair
+        (floats, mixed, non-numbers) goes to the helper with its semantics and errors. The
+        temporaries are compiler names (`check.finalize` admits `:=` only for those); a
+        trivial operand (a name, a constant) is read twice instead.
+        """
+        tested: list[ast.expr] = []  # the operands' types, tested against `int`
+        used: list[ast.expr] = []
+        again: list[ast.expr] = []
+        for e in exprs:
+            if isinstance(e, ast.Constant):
+                if type(e.value) is not int:  # never two ints: the helper alone
+                    return call(load(fast), exprs)
+                used.append(ast.Constant(e.value))
+                again.append(ast.Constant(e.value))
+                continue
+            if isinstance(e, ast.Name):
+                tested.append(call(load("rt_type"), [e]))
+                used.append(load(e.id))
+                again.append(load(e.id))
+                continue
+            t = self.cx.fresh()
+            tested.append(call(load("rt_type"), [ast.NamedExpr(store(t), e)]))
+            used.append(load(t))
+            again.append(load(t))
+        # `rt_type(a) is rt_type(b) is rt_int`, or `rt_type(a) is rt_int` beside an int literal
+        ints = ast.Compare(tested[0], [ast.Is() for _ in tested], [*tested[1:], load("rt_int")])
+        return ast.IfExp(ints, ast.BinOp(used[0], op(), used[1]), call(load(fast), again))
 
     # ------------------------------------------------------------------ tail position
 
@@ -679,14 +715,7 @@ class Emitter:
             if specialised:
                 # Two versions of the body: one where the guarded parameters are known
                 # numbers (arithmetic on them compiles to Python operators), one general.
-                checks: list[ast.expr] = [
-                    ast.Compare(
-                        left=call(load("rt_type"), [load(p)]),
-                        ops=[ast.In()],
-                        comparators=[load("rt_numtypes")],
-                    )
-                    for p in sorted(specialised)
-                ]
+                checks: list[ast.expr] = [number_test(p) for p in sorted(specialised)]
                 guard = checks[0] if len(checks) == 1 else ast.BoolOp(op=ast.And(), values=checks)
                 cx.numeric = saved_numeric | specialised
                 fast = self.arity_body(arity)
@@ -922,6 +951,21 @@ def simple_key(node: ir.Node) -> bool:
     if type(v) is float:
         return math.isfinite(v)
     return v is None or type(v) in (int, str) or isinstance(v, Keyword | SymbolRef)
+
+
+def number_test(name: str) -> ast.expr:
+    """`rt_type(x) is rt_int or rt_type(x) is rt_float`: `x` is a number (not a boolean).
+
+    The guard of a fn's numeric version; ints, the common case, pass after one test
+    (cheaper than a set membership test of the type).
+    """
+    return ast.BoolOp(
+        ast.Or(),
+        [
+            ast.Compare(call(load("rt_type"), [load(name)]), [ast.Is()], [load("rt_int")]),
+            ast.Compare(call(load("rt_type"), [load(name)]), [ast.Is()], [load("rt_float")]),
+        ],
+    )
 
 
 def not_nil_or_false(name: str) -> ast.expr:

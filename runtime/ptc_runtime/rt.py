@@ -269,7 +269,9 @@ HELPERS: Final[dict[str, Any]] = {
     **PRELUDE_HELPERS,
     "rt_contract": contract_from_text,
     "rt_signed": signed,
-    # Numeric fast paths of compiled fns test `rt_type(x) in rt_numtypes` (bool excluded).
+    # Numeric fast paths of compiled code test `rt_type(x) is rt_int` (bool excluded) and
+    # `rt_type(x) is rt_float` (see `emit.number_test` and `Emitter.int_arith`).
     "rt_type": type,
-    "rt_numtypes": frozenset({int, float}),
+    "rt_int": int,
+    "rt_float": float,
 }
