@@ -222,7 +222,10 @@ def _str_keyed_values(dicts: Sequence[dict[object, object]]) -> list[object] | N
     """
     if not _REFERENTS_SEE_KEYS:
         return None
-    values = get_referents(*dicts)
+    try:
+        values = get_referents(*dicts)
+    except Exception:  # the host's audit hook ("gc.get_referents" event) may refuse it
+        return None
     if len(values) != sum(map(len, dicts)):
         return None  # some dict has a key table of another kind (maybe all str keys)
     return values
@@ -298,7 +301,16 @@ _PLAIN_OR_CONTAINER: Final = _PLAIN_VALUES | {dict, list}
 _CONTAINERS: Final = frozenset({dict, list})
 _ONLY_DICT: Final = frozenset({dict})
 _ONLY_LIST: Final = frozenset({list})
-_REFERENTS_SEE_KEYS: Final = _referents_see_keys()
+
+
+def _probe_referents() -> bool:
+    try:
+        return _referents_see_keys()
+    except Exception:  # refused by an audit hook: keys are checked one by one
+        return False
+
+
+_REFERENTS_SEE_KEYS: Final = _probe_referents()
 
 
 # ---------------------------------------------------------------- to_tool_args

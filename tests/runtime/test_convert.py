@@ -369,3 +369,14 @@ def test_scan_trusts_traversal_only_where_it_behaves(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(convert, "_REFERENTS_SEE_KEYS", False)
     assert convert._str_keyed_values([{"a": 1}]) is None
     assert convert._is_plain([{"a": 1}]) and not convert._is_plain([{1: 1}])
+
+
+def test_scan_when_gc_introspection_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a host's audit hook may refuse the "gc.get_referents" event: keys typed one by one
+    def refused(*objs: object) -> list[object]:
+        raise RuntimeError("gc.get_referents is not allowed here")
+
+    monkeypatch.setattr(convert, "get_referents", refused)
+    assert not convert._probe_referents()
+    assert convert._str_keyed_values([{"a": 1}]) is None
+    assert convert._is_plain([{"a": [1]}]) and not convert._is_plain([{"a": [1], 1: 2}])
