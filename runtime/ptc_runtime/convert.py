@@ -141,7 +141,11 @@ def from_host(x: object) -> object:
     t = type(x)
     if t in _SCALARS:
         return x
-    if _is_plain(x):
+    try:
+        plain = _is_plain(x)
+    except Exception:  # a host class's metaclass whose __hash__ fails: the walk says why
+        plain = False
+    if plain:
         return x
     return _walk(x, _host_open, _host_close)
 

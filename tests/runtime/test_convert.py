@@ -380,3 +380,25 @@ def test_scan_when_gc_introspection_is_refused(monkeypatch: pytest.MonkeyPatch) 
     assert not convert._probe_referents()
     assert convert._str_keyed_values([{"a": 1}]) is None
     assert convert._is_plain([{"a": [1]}]) and not convert._is_plain([{"a": [1], 1: 2}])
+
+
+class _EqMeta(type):
+    """A metaclass with its own equality, so its classes are unhashable."""
+
+    def __eq__(cls, other: object) -> bool:
+        return cls is other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Odd(metaclass=_EqMeta):
+    pass
+
+
+def test_scan_of_a_value_whose_class_is_unhashable() -> None:
+    # the scan's type set cannot hold the class: it leaves the value to the walk, which
+    # rejects it as any other unsupported value (no TypeError out of from_host)
+    for bad in ([_Odd()], {"a": [1, {"b": _Odd()}]}):
+        with pytest.raises(PtcError, match="unsupported value") as info:
+            from_host(bad)
+        assert info.value.code == "tool_error"
