@@ -339,7 +339,7 @@ def _plain_key_programs(seed: int, n: int) -> list[tuple[str, str]]:
 def test_string_keys_into_a_built_map_agree_with_persistent_operations(seed: int) -> None:
     lowered = 0
     for inline, plain in _plain_key_programs(seed, 80):
-        data = {"m": {"a_b": 0, "c": 1}}
+        data: dict[str, object] = {"m": {"a_b": 0, "c": 1}}
         got = _outcome(inline, data)
         assert data == {"m": {"a_b": 0, "c": 1}}, inline
         assert got == _outcome(plain, {"m": {"a_b": 0, "c": 1}}), inline
@@ -394,3 +394,157 @@ def test_owned_table_records_the_plain_map() -> None:
     transient.t_seen(owned, p)
     q = transient.t_assoc1(owned, p, "y", 2)
     assert q is not p and owned.plain is p and p == {"x": 1}
+
+
+# The fused walk memoizes each prefix of string and keyword keys that led to owned maps
+# (`Owned.paths`), dropped when any owned map is released. Random event streams that
+# come back to the same prefixes, mixed with writes that add keys of every spelling,
+# overwrite levels, read levels out, hand them to update fns, or use keys that are never
+# memoized (1, 1.0 and true are different keys; vectors are unhashable); values, errors
+# and the host data must agree with the plain `reduce`.
+MEMO_KEYS = [":a", '"a"', ":d-e", '"d-e"', ":d_e", '"d_e"', "1", "1.0", "true", "[1]", "nil"]
+MEMO_EXTRA = [
+    "(assoc-in [(:p e) (:q e)] {:n 5})",  # overwrites a level, or adds one
+    "(assoc-in [(:p e) :x] 1)",  # a new key of any spelling next to a path level
+    "(assoc (:p e) {:b {:n 0}})",
+    "(update (:p e) (fn [o] {:b o}))",  # a level handed to a fn and stored under another
+    "(update-in [(:p e)] identity)",
+    "(assoc :snap (get-in t [(:p e) (:q e)]))",  # read out: must not change later
+    "(assoc :snap2 (get t (:p e)))",
+]
+
+
+def _memo_programs(seed: int, n: int) -> list[tuple[str, str]]:
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n):
+        keys = [rnd.choice(MEMO_KEYS) for _ in range(3)]
+        events = " ".join(
+            f"{{:p {rnd.choice(keys)} :q {rnd.choice(keys)} :v {i} :x {rnd.randrange(4)}}}"
+            for i in range(rnd.randint(2, 9))
+        )
+        fused = (
+            "(update-in [(:p e) (:q e) :n] (fnil + 0) (:v e))"
+            " (update-in [(:p e) (:q e) :m] (fn [o] (if o (inc o) 1)))"
+        )
+        extra = rnd.choice(MEMO_EXTRA)
+        body = f"(if (= 0 (:x e)) (-> t {extra} {fused}) (-> t {fused}))"
+        init = rnd.choice(["{}", "data/m", '{:a {:a {:n 1}} "d-e" {1 {:n 2}}}'])
+        inline = f"[(reduce (fn [t e] {body}) {init} [{events}]) data/m]"
+        plain = f"(let [f (fn [t e] {body})] [(reduce f {init} [{events}]) data/m])"
+        out.append((inline, plain))
+    return out
+
+
+def _memo_data() -> dict[str, object]:
+    return {"m": {"a": {"a": {"n": 0}, "d_e": {"m": 1}}, "d_e": {"a": {}}, "1": {"1": {}}}}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_memoized_prefix_walks_agree_with_persistent_operations(seed: int) -> None:
+    fused = 0
+    for inline, plain in _memo_programs(seed, 60):
+        data = _memo_data()
+        got = _outcome(inline, data)
+        assert data == _memo_data(), inline  # host data is never written
+        assert got == _outcome(plain, _memo_data()), inline
+        fused += "rt_t_update_in2(" in ptc_compiler.compile(inline).python_source
+    assert fused == 60
+
+
+FUSED = (
+    "(-> t (update-in [(:p e) :b :n] (fnil + 0) (:v e))"
+    " (update-in [(:p e) :b :m] (fn [o] (if o (inc o) 1))))"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "events", "want"),
+    [
+        # a level overwritten (released) between two walks of the same prefix: the next
+        # walk must reach the new map, not the memoized one
+        (
+            f"(if (:new e) (assoc t :a {{:b {{:n 100}}}}) {FUSED})",
+            "[{:p :a :v 1} {:new true} {:p :a :v 2}]",
+            "{:a {:b {:n 102, :m 1}}}",
+        ),
+        (
+            f"(if (:new e) (assoc-in t [:a :b] {{:n 100}}) {FUSED})",
+            "[{:p :a :v 1} {:new true} {:p :a :v 2}]",
+            "{:a {:b {:n 102, :m 1}}}",
+        ),
+        # a level read out and kept: later walks copy it again, the snapshot stays
+        (
+            f"(if (:new e) (assoc t :s (get t :a)) {FUSED})",
+            "[{:p :a :v 1} {:new true} {:p :a :v 2}]",
+            "{:a {:b {:n 3, :m 2}}, :s {:b {:n 1, :m 1}}}",
+        ),
+        (
+            f"(if (:new e) (assoc t :s (get-in t [:a :b])) {FUSED})",
+            "[{:p :a :v 1} {:new true} {:p :a :v 2}]",
+            "{:a {:b {:n 3, :m 2}}, :s {:n 1, :m 1}}",
+        ),
+        # a level handed to an update fn that stores it twice
+        (
+            f"(if (:new e) (update t :a (fn [o] {{:b (:b o) :c o}})) {FUSED})",
+            "[{:p :a :v 1} {:new true} {:p :a :v 2}]",
+            "{:a {:b {:n 3, :m 2}, :c {:b {:n 1, :m 1}}}}",
+        ),
+        # keys added next to path levels, in every spelling: the walk finds the same key
+        (
+            f'(if (:new e) (-> t (assoc "x" 1 :d-e 2) (assoc-in [:a "c"] 3)) {FUSED})',
+            "[{:p :a :v 1} {:new true} {:p :a :v 2}]",
+            '{:a {:b {:n 3, :m 2}, "c" 3}, "x" 1, :d-e 2}',
+        ),
+        # 1, 1.0 and true at the same call site: 1 and 1.0 are one key, true another
+        (
+            FUSED,
+            "[{:p 1 :v 1} {:p true :v 2} {:p 1.0 :v 4} {:p true :v 8}]",
+            "{:a {:b {:n 0, :m 0}}, 1 {:b {:n 5, :m 2}}, true {:b {:n 10, :m 2}}}",
+        ),
+        # a vector key (unhashable, never memoized)
+        (
+            FUSED,
+            "[{:p [1] :v 1} {:p [1] :v 2}]",
+            "{:a {:b {:n 0, :m 0}}, [1] {:b {:n 3, :m 2}}}",
+        ),
+        # keyword and string spellings of one key: the first written is the one kept
+        (
+            FUSED,
+            '[{:p "a" :v 1} {:p :a :v 2} {:p "a" :v 4}]',
+            "{:a {:b {:n 7, :m 3}}}",
+        ),
+    ],
+)
+def test_memoized_prefix_walks(body: str, events: str, want: str) -> None:
+    # the start value has the path, so the first event's walk is memoized
+    init = "{:a {:b {:n 0 :m 0}}}"
+    inline = f"(reduce (fn [t e] {body}) {init} {events})"
+    plain = f"(let [f (fn [t e] {body})] (reduce f {init} {events}))"
+    assert "rt_t_update_in2(" in ptc_compiler.compile(inline).python_source
+    got = _outcome(inline, {})
+    assert got == _outcome(plain, {}) == f"ok {want}"
+
+
+def test_owned_table_memoizes_prefix_walks() -> None:
+    from ptc_runtime import transient
+    from ptc_runtime.builtins.arithmetic import add
+    from ptc_runtime.values import keyword
+
+    a, n = keyword("a"), keyword("n")
+    host: dict[object, object] = {"a": {"x": {"n": 0}, 1: {"n": 0}}}
+    owned = transient.t_begin()
+    t = transient.t_update_in2(owned, host, [a, "x"], [n], add, [1], [n], add, [2])
+    assert t is not host and host == {"a": {"x": {"n": 0}, 1: {"n": 0}}}  # copied, not written
+    leaf = t["a"]["x"]
+    assert owned.paths == {(a, "x"): (t, leaf)}
+    t2 = transient.t_update_in2(owned, t, [a, "x"], [n], add, [1], [n], add, [2])
+    assert t2 is t and t["a"]["x"] is leaf and leaf == {"n": 6}
+    # other keys than strings and keywords are not memoized
+    transient.t_update_in2(owned, t, [a, 1], [n], add, [1], [n], add, [2])
+    assert owned.paths is not None and list(owned.paths) == [(a, "x")]
+    # a release drops every memoized walk
+    transient.t_seen(owned, leaf)
+    assert owned.paths is None
+    t3 = transient.t_update_in2(owned, t, [a, "x"], [n], add, [1], [n], add, [2])
+    assert t3["a"]["x"] is not leaf and leaf == {"n": 6} and t3["a"]["x"] == {"n": 9}

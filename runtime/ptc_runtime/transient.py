@@ -48,17 +48,30 @@ class Owned(dict[int, object]):
     needs no one-logical-key search there: the search looks for keywords and `_`
     spellings, none of which such a map holds. `plain` is held, not its id, so a map
     built later at the same address can never pass for it.
+
+    `paths` (None when empty) memoizes the prefix walks of `t_update_in2`: a tuple of
+    string/keyword keys -> (the accumulator they were walked from, the owned map at
+    their end). An entry stays true until an owned map is released, which drops them all:
+    - every level of the path is owned, and an owned map is referenced from one place
+      only, so a level is replaced only by overwriting that place, which releases it;
+    - a key added to a level never changes which key a read there finds: the spellings
+      a read of `k` tries before the one it found (`lookup.find_key`) are each searched
+      under that found spelling too, and every write addresses the key its search
+      finds (one logical key), so none of them can be added next to it.
     """
 
-    __slots__ = ("plain", "plain_n")
+    __slots__ = ("paths", "plain", "plain_n")
 
     def __init__(self, entries: dict[int, object]) -> None:
         super().__init__(entries)
         self.plain: dict[Any, Any] | None = None
         self.plain_n = -1
+        self.paths: dict[tuple[object, ...], tuple[object, dict[Any, Any]]] | None = None
 
 
 _MISSING: Final = object()
+#: At most this many memoized prefix walks per loop (`Owned.paths`); then it starts over.
+_MAX_PATHS: Final = 4096
 _interned = Keyword._table  # name -> Keyword; read-only here (as in `lookup.find_key`)
 
 
@@ -69,6 +82,7 @@ def t_begin(*fresh: object) -> Owned:
 
 def _release(owned: Owned, x: object) -> None:
     """`x` and the owned containers inside it are no longer owned (x is now shared)."""
+    owned.paths = None  # a memoized path may run through it
     stack = [x]
     while stack:
         c = stack.pop()
@@ -277,44 +291,65 @@ def t_update_in2(
     there. Otherwise (a level missing, nil, a vector, a bad value, or `m` not a map) the
     two plain updates run; the levels adopted on the way are what the first of them
     adopts anyway.
+
+    A prefix of string and keyword keys that led to owned maps is memoized (`Owned.paths`):
+    the next walk of the same keys from the same accumulator goes straight to its end.
     """
     fn1 = f1 if type(f1) is FunctionType else as_fn(f1, "update-in")
-    t = type(m)
     cur: Any = None
-    if t is dict or t is PMap:
-        if t is not dict or id(m) not in owned:
-            m = _adopt(owned, m)
-        cur = m
-        for k in prefix:
-            tk = type(k)
-            # the same lookup as a level of `_in_place_update_in`
-            nxt: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
-            if nxt is not _MISSING:
-                found: object = k
-            elif tk is Keyword and (nxt := cur.get(k.name, _MISSING)) is not _MISSING:
-                found = k.name
-            else:
-                found = find_key(cur, k)
-                if found is NOT_FOUND:
-                    cur = None
-                    break
-                nxt = cur[found]
-            tn = type(nxt)
-            if tn is dict:
-                if id(nxt) not in owned:
+    paths = owned.paths
+    if paths is not None:
+        try:
+            key: tuple[object, ...] | None = tuple(prefix)
+            hit = paths.get(key)  # type: ignore[arg-type]
+        except TypeError:  # a collection as a key: never memoized
+            key = hit = None
+        if hit is not None and hit[0] is m:
+            cur = hit[1]
+    if cur is None:
+        t = type(m)
+        if t is dict or t is PMap:
+            if t is not dict or id(m) not in owned:
+                m = _adopt(owned, m)
+            cur = m
+            memo = True  # only string and keyword keys (equal tuples are the same keys)
+            for k in prefix:
+                tk = type(k)
+                # the same lookup as a level of `_in_place_update_in`
+                nxt: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
+                if nxt is not _MISSING:
+                    found: object = k
+                elif tk is Keyword and (nxt := cur.get(k.name, _MISSING)) is not _MISSING:
+                    found = k.name
+                else:
+                    memo = False
+                    found = find_key(cur, k)
+                    if found is NOT_FOUND:
+                        cur = None
+                        break
+                    nxt = cur[found]
+                tn = type(nxt)
+                if tn is dict:
+                    if id(nxt) not in owned:
+                        nxt = _adopt(owned, nxt)
+                        cur[found] = nxt
+                elif tn is PMap:
                     nxt = _adopt(owned, nxt)
                     cur[found] = nxt
-            elif tn is PMap:
-                nxt = _adopt(owned, nxt)
-                cur[found] = nxt
-            else:
-                cur = None
-                break
-            cur = nxt
-    if cur is None:
-        m = _in_place_update_in(owned, "update-in", m, prefix + rest1, fn1, tuple(args1))
-        fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
-        return _in_place_update_in(owned, "update-in", m, prefix + rest2, fn2, tuple(args2))
+                else:
+                    cur = None
+                    break
+                cur = nxt
+            if memo and cur is not None:
+                if paths is None:
+                    paths = owned.paths = {}
+                elif len(paths) >= _MAX_PATHS:
+                    paths.clear()
+                paths[tuple(prefix)] = (m, cur)
+        if cur is None:
+            m = _in_place_update_in(owned, "update-in", m, [*prefix, *rest1], fn1, tuple(args1))
+            fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
+            return _in_place_update_in(owned, "update-in", m, [*prefix, *rest2], fn2, tuple(args2))
     # `cur` is owned and stays where it is: the first update only writes below it
     for second in (False, True):
         if second:  # `f2` is checked only now, after the first update, as unfused
@@ -323,7 +358,7 @@ def t_update_in2(
         else:
             rest, fn, args = rest1, fn1, args1
         if len(rest) != 1:
-            _in_place_update_in(owned, "update-in", cur, rest, fn, tuple(args))
+            _in_place_update_in(owned, "update-in", cur, list(rest), fn, tuple(args))
             continue
         # one key left: the last step of `_in_place_update_in`, inline
         k = rest[0]
