@@ -23,6 +23,7 @@ from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import as_fn, kind_name, seq_items, to_key
 from ptc_runtime.equality import compare
 from ptc_runtime.errors import PtcError
+from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
 
@@ -63,9 +64,38 @@ def group_by(keyfn: object, coll: object) -> dict[object, object]:
 )
 def frequencies(coll: object) -> dict[object, object]:
     items = seq_items(coll, "frequencies")
+    try:
+        counts: Counter[object] | None = Counter(items)
+    except TypeError:  # an unhashable item (vector, map, set): it needs wrapping
+        counts = None
+    if counts is not None and (
+        _counted_as_stored(counts) or is_stored_plain(items)  # type: ignore[arg-type]
+    ):
+        return dict(counts)
     if not is_stored_plain(items):  # type: ignore[arg-type]
         items = [to_key(x) for x in items]
     return dict(Counter(items))
+
+
+#: Key types no boolean can be equal to (a `Keyword` equals only itself).
+_NO_BOOL_EQUALS: Final = frozenset({str, Keyword, type(None)})
+_NO_BOOL_EQUALS_BUT_0_1: Final = _NO_BOOL_EQUALS | _NUMBERS
+
+
+def _counted_as_stored(counts: Counter[object]) -> bool:
+    """True when counting the raw items gave what counting their stored keys gives.
+
+    Of the kinds `to_key` wraps (`keyed.WRAPPED`), only booleans are hashable: the others
+    made `Counter` fail. A boolean is counted under a key of its own (and its type shows
+    among the keys) or merged into an equal key counted before it: 0/1 as an int or a
+    float. So keys of these types only, none of them 0 or 1, mean no item needed
+    wrapping: the same check as `is_stored_plain` over all items, made on the few
+    distinct keys instead.
+    """
+    kinds = set(map(type, counts))
+    if kinds <= _NO_BOOL_EQUALS:
+        return True
+    return kinds <= _NO_BOOL_EQUALS_BUT_0_1 and 0 not in counts and 1 not in counts
 
 
 def _numbers(values: Sequence[object], who: str) -> list[object]:
