@@ -100,7 +100,8 @@ class PVec(Sequence[object]):
     def __getitem__(self, i: int | slice) -> object:
         if type(i) is slice:
             return self.buf[: self.n][i]
-        assert isinstance(i, int)
+        if not isinstance(i, int):  # as `list` does: a field read of a vector is no index
+            raise TypeError("vector indices must be integers")
         n = self.n
         if i < 0:
             i += n

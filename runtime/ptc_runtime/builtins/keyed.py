@@ -49,8 +49,20 @@ def _other_spelling(k: object) -> object:
 
 
 def pluck(items: Sequence[object], k: object) -> list[object]:
-    """`[(get x k) for x in items]` for a keyword or string `k`, fast on plain dicts."""
-    return pluck_getter(items, k)[0]
+    """`[(get x k) for x in items]` for a keyword or string `k`, fast on plain dicts.
+
+    One pass over maps holding either spelling of `k` (the exact key wins where an item
+    has both): each item is probed while it is in the cache, and string-keyed tool data
+    raises no `KeyError` first. Anything else (another spelling, a missing key, an item
+    that is no map) makes the pass fail and every item is read flexibly.
+    """
+    alt = _other_spelling(k)
+    try:
+        if alt is NOT_FOUND:
+            return [x[k] for x in items]  # type: ignore[index]
+        return [x[k] if k in x else x[alt] for x in items]  # type: ignore[index, operator]
+    except (KeyError, TypeError, IndexError):
+        return [_get(x, k) for x in items]
 
 
 def pluck_getter(items: Sequence[object], k: object) -> tuple[list[object], Getter | None]:
@@ -94,6 +106,9 @@ def key_fn(spec: object, who: str) -> Callable[[object], object]:
 
 def key_values(spec: object, items: Sequence[object], who: str) -> list[object]:
     """The key of every item, each computed once."""
+    t = type(spec)
+    if t is Keyword or t is str:
+        return pluck(items, spec)
     return key_values_getter(spec, items, who)[0]
 
 
