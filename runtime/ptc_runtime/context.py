@@ -146,6 +146,9 @@ class RunContext:
     shared: SharedRunState = field(default_factory=lambda: SharedRunState())
     #: Free-form settings of the seam (limits, host event loop) read by builtins.
     options: dict[str, Any] = field(default_factory=dict)
+    #: The run's last large `group-by` (`builtins.grouped.Grouping`): later plucks of a
+    #: field from its groups read every item once, in input order.
+    grouping: Any = None
 
     def invoke_tool(self, name: str, args: object) -> object:
         """Call tool `name` with normalised JSON-like `args` through the run's invoker."""

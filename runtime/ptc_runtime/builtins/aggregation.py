@@ -18,6 +18,7 @@ from math import comb
 from typing import Final
 
 from ptc_runtime.builtins.arithmetic import _add2, _float
+from ptc_runtime.builtins.grouped import remember
 from ptc_runtime.builtins.keyed import is_stored_plain, key_values
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import as_fn, kind_name, seq_items, to_key
@@ -52,6 +53,7 @@ def group_by(keyfn: object, coll: object) -> dict[object, object]:
             out[k] = [x]
         else:
             group.append(x)
+    remember(out, keys, items)
     return out  # type: ignore[return-value]
 
 

@@ -13,7 +13,7 @@ import math
 import operator
 from typing import Final, cast
 
-from ptc_runtime.builtins.keyed import pluck
+from ptc_runtime.builtins.grouped import pluck
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import (
     PMap,

@@ -1,0 +1,116 @@
+"""Fields of `group-by`'s groups read in input order: `(map :k group)` for many groups.
+
+`group-by` hands out groups whose items are interleaved in the input, so their maps lie
+scattered through memory: reading a field of every item group by group is bound by cache
+misses (about three times the cost of the same reads in input order on 100k records).
+A run therefore remembers its last large `group-by` (`Grouping`: the input items, their
+stored group keys and the groups). When the program plucks the same field from several of
+those groups (`(map :amount os)` in a `map`/`for` over the result, the usual shape), the
+field is read from every item once, in input order, split into per-group columns, and
+the later plucks of that field hand those columns out.
+
+The values are the same: a pluck is a per-item flexible read (`keyed.pluck`),
+which has no effects and cannot fail, so reading every item earlier and in input order
+gives each group's column exactly (the same objects in the group's order). Nothing here
+raises or charges steps. A group is recognised by identity (`group-by` makes its vectors
+and nothing mutates them), so any other vector, even an equal one, takes the plain pluck.
+The first plucks of a field are plain: splitting pays off only when many groups are read,
+and a program reading a few groups should not pay for all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from ptc_runtime import context
+from ptc_runtime.builtins.keyed import pluck as plain_pluck
+from ptc_runtime.errors import PtcError
+
+#: Fewer items than this fit in the caches: remembering them would gain nothing.
+MIN_ITEMS: Final = 512
+#: Fewer groups than this are read nearly in input order anyway.
+MIN_GROUPS: Final = 4
+#: Plain plucks of a field before its columns are split: at least this many...
+MIN_ASKED: Final = 2
+#: ...and at least one group in this many (1/32 of the groups read plainly at most).
+ASKED_SHARE: Final = 32
+
+
+class Grouping:
+    """One `group-by`: its items, their stored keys and its groups, for `column`."""
+
+    __slots__ = ("asked", "columns", "groups", "ids", "items", "keys", "trigger")
+
+    def __init__(
+        self, groups: dict[object, list[object]], keys: list[object], items: Sequence[object]
+    ) -> None:
+        self.groups = groups
+        self.keys = keys
+        self.items = items
+        #: id of each group vector -> (its stored key, the vector); built on first use.
+        self.ids: dict[int, tuple[object, list[object]]] | None = None
+        #: field -> plain plucks of it so far (until its columns are split).
+        self.asked: dict[object, int] = {}
+        #: field -> stored group key -> the group's column not yet handed out.
+        self.columns: dict[object, dict[object, list[object]]] = {}
+        self.trigger = max(MIN_ASKED, len(groups) // ASKED_SHARE)
+
+    def column(self, field: object, group: list[object]) -> list[object] | None:
+        """`group`'s values of `field` in order, or None when `group` is not one of these
+        groups or the plain pluck should answer (see the module docstring)."""
+        ids = self.ids
+        if ids is None:
+            ids = self.ids = {id(g): (k, g) for k, g in self.groups.items()}
+        entry = ids.get(id(group))
+        if entry is None or entry[1] is not group:
+            return None
+        table = self.columns.get(field)
+        if table is None:
+            asked = self.asked.get(field, 0) + 1
+            self.asked[field] = asked
+            if asked < self.trigger:
+                return None
+            table = self.columns[field] = self.split(field)
+        # Each column is handed out once (a later pluck of the same group is plain).
+        return table.pop(entry[0], None)
+
+    def split(self, field: object) -> dict[object, list[object]]:
+        """Every group's column of `field`, read from the items in input order."""
+        values = plain_pluck(self.items, field)
+        columns: dict[object, list[object]] = {}
+        get = columns.get
+        for k, v in zip(self.keys, values, strict=True):
+            col = get(k)
+            if col is None:
+                columns[k] = [v]
+            else:
+                col.append(v)
+        return columns
+
+
+def remember(
+    groups: dict[object, list[object]], keys: list[object], items: Sequence[object]
+) -> None:
+    """Called by `group-by` with its result: keep it for `pluck` if it is large enough."""
+    if len(items) < MIN_ITEMS or len(groups) < MIN_GROUPS:
+        return
+    try:
+        ctx = context.current()
+    except PtcError:  # called outside a run (tests, constant folding): nothing to keep
+        return
+    ctx.grouping = Grouping(groups, keys, items)
+
+
+def pluck(items: Sequence[object], field: object) -> list[object]:
+    """`keyed.pluck`, taking the column of a remembered group when there is one."""
+    if type(items) is list:
+        try:
+            grouping: Grouping | None = context.current().grouping
+        except PtcError:  # outside a run
+            grouping = None
+        if grouping is not None:
+            col = grouping.column(field, items)
+            if col is not None:
+                return col
+    return plain_pluck(items, field)
