@@ -365,6 +365,17 @@ def test_string_keys_into_a_built_map(keys: str, want: str) -> None:
     assert res.ok and pr_str(res.value) == want, res
 
 
+def test_a_released_map_ends_the_shortcut() -> None:
+    # the whole map read out before the writes: the snapshot keeps its size
+    src = (
+        '(reduce (fn [m k] (let [s (get-in m [])] (assoc (assoc m k 1) (str k "#") (count s))))'
+        ' {} ["a" "b" "c"])'
+    )
+    assert "rt_t_assoc1(" in ptc_compiler.compile(src).python_source
+    res = run(src)
+    assert res.ok and pr_str(res.value) == '{"a" 1, "a#" 0, "b" 1, "b#" 2, "c" 1, "c#" 4}', res
+
+
 def test_a_key_added_by_another_helper_ends_the_shortcut() -> None:
     # `update` adds the keyword :q-r after two plain string keys; the next "q-r" must
     # find it (the map's size no longer matches the one recorded with it)
@@ -384,16 +395,23 @@ def test_owned_table_records_the_plain_map() -> None:
     owned = transient.t_begin(m)
     m = transient.t_assoc1(owned, m, "a-b", 1)
     assert owned.plain is m and owned.plain_n == 1
+    m = transient.t_assoc1(owned, m, "e-f", 2)
+    assert owned.plain is m and owned.plain_n == 2
     m = transient.t_assoc1(owned, m, "c_d", 2)  # a `_` key: no longer plain
-    assert owned.plain_n == 1
-    assert transient.t_assoc1(owned, m, "c-d", 3) == {"a-b": 1, "c_d": 3}
-    # a released map is copied on its next write; the copy is not taken for plain
+    assert owned.plain is not m
+    assert transient.t_assoc1(owned, m, "c-d", 3) == {"a-b": 1, "e-f": 2, "c_d": 3}
+    # a released map is forgotten, and copied on its next write; the copy is not plain
     p: dict[object, object] = {}
     owned = transient.t_begin(p)
     p = transient.t_assoc1(owned, p, "x", 1)
+    assert owned.plain is p
     transient.t_seen(owned, p)
+    assert owned.plain is not p
     q = transient.t_assoc1(owned, p, "y", 2)
-    assert q is not p and owned.plain is p and p == {"x": 1}
+    assert q is not p and owned.plain is not q and p == {"x": 1}
+    # nil is never taken for the plain map
+    owned = transient.t_begin()
+    assert transient.t_assoc1(owned, None, "x", 1) == {"x": 1}
 
 
 # The fused walk memoizes each prefix of string and keyword keys that led to owned maps

@@ -38,16 +38,22 @@ from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, find_key
 from ptc_runtime.values import Keyword
 
+#: `Owned.plain` when there is none: a map no program ever holds (never nil, which a
+#: program's accumulator can be).
+_NO_MAP: Final[dict[Any, Any]] = {}
+
 
 class Owned(dict[int, object]):
     """id -> container, for the containers one linear loop owns (see the module docstring).
 
-    `plain` is one owned map whose keys are all strings without `_` (or None) and `plain_n`
-    its size when that was last checked. Owned maps only ever gain keys, so while
+    `plain` is one owned map whose keys are all strings without `_` (else `_NO_MAP`) and
+    `plain_n` its size when that was last checked. Owned maps only ever gain keys, so while
     `len(plain) == plain_n` no other write has added a key since, and a new string key
     needs no one-logical-key search there: the search looks for keywords and `_`
-    spellings, none of which such a map holds. `plain` is held, not its id, so a map
-    built later at the same address can never pass for it.
+    spellings, none of which such a map holds. It starts as an empty map that takes a
+    string key without `_`; a release forgets it, so `plain is m` also tells that `m` is
+    owned. `plain` is held, not its id, so a map built later at the same address can
+    never pass for it.
 
     `paths` (None when empty) memoizes the prefix walks of `t_update_in2`: a tuple of
     string/keyword keys -> (the accumulator they were walked from, the owned map at
@@ -64,7 +70,7 @@ class Owned(dict[int, object]):
 
     def __init__(self, entries: dict[int, object]) -> None:
         super().__init__(entries)
-        self.plain: dict[Any, Any] | None = None
+        self.plain: dict[Any, Any] = _NO_MAP
         self.plain_n = -1
         self.paths: dict[tuple[object, ...], tuple[object, dict[Any, Any]]] | None = None
 
@@ -88,6 +94,8 @@ def _release(owned: Owned, x: object) -> None:
         c = stack.pop()
         if owned.pop(id(c), None) is None:
             continue  # not owned: nothing below it is owned either (single-parent rule)
+        if c is owned.plain:
+            owned.plain = _NO_MAP  # `plain` is always owned
         if type(c) is dict:
             stack.extend(v for v in c.values() if type(v) is dict)
 
@@ -131,6 +139,16 @@ def t_assoc(owned: Owned, m: Any, *kvs: Any) -> Any:
 def t_assoc1(owned: Owned, m: Any, k: Any, v: Any) -> Any:
     """`(assoc m k v)` with one pair, the common case (the compiler calls it for that
     arity): `t_assoc` without the argument tuple and the loop over pairs."""
+    if owned.plain is m and type(k) is str and k not in m and owned.plain_n == len(m):
+        # a new string key into the map being built (`(assoc m (:sku p) ...)`): `m` is
+        # owned (a release forgets `plain`) and its keys are all strings without `_`,
+        # so the one-logical-key search could find nothing, and no value is overwritten
+        m[k] = v
+        if "_" in k:
+            owned.plain = _NO_MAP
+        else:
+            owned.plain_n += 1
+        return m
     if type(m) is not dict or id(m) not in owned:
         t = type(m)
         if t is not dict and t is not PMap:
@@ -139,14 +157,11 @@ def t_assoc1(owned: Owned, m: Any, k: Any, v: Any) -> Any:
     tk = type(k)
     if tk is str:
         if k not in m:
-            n = len(m)
-            if n == 0 or (owned.plain is m and owned.plain_n == n):
-                # all keys are strings without `_`: nothing else the search could find
-                # (the map-building loop's common case, e.g. `(assoc m (:sku p) ...)`)
-                m[k] = v  # a new key: no owned value is overwritten
+            if not m:  # the first key of an empty map: nothing the search could find
+                m[k] = v
                 if "_" not in k:
-                    owned.plain = m
-                    owned.plain_n = n + 1
+                    owned.plain = m  # from now on the shortcut above
+                    owned.plain_n = 1
                 return m
             # `find_key`'s string search inline (a new key is the common case when a
             # map is built): the keyword spelling, then the `_` spellings
