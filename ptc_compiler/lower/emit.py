@@ -282,6 +282,10 @@ class Emitter:
             top = self.take_sorted(node.args[0], node.args[1])
             if top is not None:
                 return top
+        if isinstance(fn, ir.BuiltinRef) and fn.name == "frequencies" and len(node.args) == 1:
+            counted = self.frequencies_of_mapcat(node.args[0])
+            if counted is not None:
+                return counted
         if isinstance(fn, ir.BuiltinRef):
             stmts, exprs = self.many(node.args)
             if fn.name == "get" and 2 <= len(exprs) <= 3:
@@ -365,6 +369,25 @@ class Emitter:
         stmts, exprs = self.many(coll.args)
         t = self.cx.fresh()
         value = at(coll.span, helper(fused, ast.Constant(n.value), *exprs))
+        return Lowered((*stmts, at(coll.span, assign(t, value))), load(t))  # type: ignore[arg-type]
+
+    def frequencies_of_mapcat(self, coll: ir.Node) -> Lowered | None:
+        """`(frequencies (mapcat f colls...))` as one call that counts each part as `f`
+        returns it (`aggregation.frequencies_mapcat`), without the concatenated vector.
+
+        `frequencies` of a vector cannot fail, so errors are `mapcat`'s: the call is a
+        statement stamped with its position (an expression would get `frequencies`').
+        """
+        if not (
+            isinstance(coll, ir.Call)
+            and isinstance(coll.fn, ir.BuiltinRef)
+            and coll.fn.name == "mapcat"
+            and len(coll.args) >= 2
+        ):
+            return None
+        stmts, exprs = self.many(coll.args)
+        t = self.cx.fresh()
+        value = at(coll.span, helper("frequencies_mapcat", *exprs))
         return Lowered((*stmts, at(coll.span, assign(t, value))), load(t))  # type: ignore[arg-type]
 
     def linear_reduce(self, node: ir.Call) -> Lowered | None:

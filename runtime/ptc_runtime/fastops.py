@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ptc_runtime.builtins import BUILTINS
+from ptc_runtime.builtins.aggregation import frequencies_mapcat
 from ptc_runtime.builtins.ordering import take_sort, take_sort_by
 
 
@@ -125,6 +126,7 @@ HELPERS: Final[dict[str, Callable[..., Any]]] = {
     "rt_add2": add2,
     "rt_take_sort": take_sort,
     "rt_take_sort_by": take_sort_by,
+    "rt_frequencies_mapcat": frequencies_mapcat,
     "rt_sub2": sub2,
     "rt_mul2": mul2,
     "rt_lt2": lt2,
