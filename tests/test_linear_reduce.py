@@ -566,3 +566,66 @@ def test_owned_table_memoizes_prefix_walks() -> None:
     assert owned.paths is None
     t3 = transient.t_update_in2(owned, t, [a, "x"], [n], add, [1], [n], add, [2])
     assert t3["a"]["x"] is not leaf and leaf == {"n": 6} and t3["a"]["x"] == {"n": 9}
+
+
+# An update fn that is `+`/`inc`/... called with exactly the arguments of its
+# fixed-arity fast helper is passed as that helper (`rt_add2`, `rt_inc1`); the fused
+# walk's key and argument vectors are tuples. Values and errors must be the builtin's.
+UPDATE_FNS = ["+", "-", "*", "inc", "dec", "<", "=", "max"]
+OLD_VALUES = ["nil", "1", "1.5", '"s"', "1180591620717411303424", "true", "[1]", "-7"]
+
+
+@pytest.mark.parametrize("fn", UPDATE_FNS)
+def test_fast_update_fns_agree_with_the_builtins(fn: str) -> None:
+    for old in OLD_VALUES:
+        for extra in ("", " x", " x 2"):
+            for op in (
+                f"(update t :a {fn}{extra})",
+                f"(update-in t [:b :a] {fn}{extra})",
+                f"(-> t (update-in [:b :a] {fn}{extra}) (update-in [:b :c] {fn}{extra}))",
+            ):
+                init = f"{{:a {old} :b {{:a {old} :c {old}}}}}"
+                inline = f"(reduce (fn [t x] {op}) {init} [3 4.5])"
+                plain = f"(let [f (fn [t x] {op})] (reduce f {init} [3 4.5]))"
+                assert "rt_t_update" in ptc_compiler.compile(inline).python_source
+                assert _outcome(inline, {}) == _outcome(plain, {}), inline
+
+
+@pytest.mark.parametrize(
+    ("op", "fast", "slow"),
+    [
+        ("(update t :a + x)", "rt_add2", "b_plus"),
+        ("(update t :a inc)", "rt_inc1", "b_inc"),
+        ("(update-in t [:a :b] - x)", "rt_sub2", "b_minus"),
+        ("(update-in t [:a :b] dec)", "rt_dec1", "b_dec"),
+        ("(-> t (update-in [:a :n] + x) (update-in [:a :m] inc))", "rt_add2", "b_plus"),
+        ("(-> t (update-in [:a :n] * x) (update-in [:a :m] inc))", "rt_inc1", "b_inc"),
+    ],
+)
+def test_fast_update_fns_where_the_arity_fits(op: str, fast: str, slow: str) -> None:
+    code = ptc_compiler.compile(f"(reduce (fn [t x] {op}) {{}} [1])").python_source
+    assert fast in code and slow not in code, code
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        "(update t :a + x 1)",  # three arguments: the variadic builtin
+        "(update t :a +)",
+        "(update t :a inc x)",  # a wrong arity keeps the builtin's error
+        "(update-in t [:a] inc 1)",
+        "(-> t (update-in [:a :n] + x 1) (update-in [:a :m] + 1 2))",
+        "(update t :a str x)",  # no fast helper
+    ],
+)
+def test_fast_update_fns_not_where_the_arity_differs(op: str) -> None:
+    code = ptc_compiler.compile(f"(reduce (fn [t x] {op}) {{}} [1])").python_source
+    assert "rt_t_update" in code
+    assert not any(f in code for f in ("rt_add2", "rt_inc1", "rt_sub2")), code
+
+
+def test_fused_walk_arguments_are_tuples() -> None:
+    body = "(-> t (update-in [:a (:r e) :n] + (:v e)) (update-in [:a (:r e) :m] inc))"
+    code = ptc_compiler.compile(f"(reduce (fn [t e] {body}) {{}} [])").python_source
+    assert "rt_t_update_in2(t1, v1_t, (k2, rt_kfield(v2_e, k3, 'r')), (k4,), rt_add2," in code
+    assert "(rt_kfield(v2_e, k5, 'v'),), (k6,), rt_inc1, ())" in code

@@ -864,7 +864,40 @@ def _recur(e: Emitter, n: ir.Recur) -> Lowered:
 def _rt_call(e: Emitter, n: ir.RtCall) -> Lowered:
     stmts, exprs = e.many(n.args)
     name = RT_FIXED_ARITY.get((n.helper, len(exprs)), n.helper)
+    if name == "t_update_in2":
+        exprs = update_in2_args(n.args, exprs)
+    elif name in ("t_update", "t_update_in"):  # (owned, m, key or path, f, args...)
+        exprs[3] = fast_update_fn(n.args[3], len(exprs) - 4, exprs[3])
     return Lowered(stmts, helper(name, *exprs))
+
+
+def update_in2_args(args: Sequence[ir.Node], exprs: list[ast.expr]) -> list[ast.expr]:
+    """The arguments of `t_update_in2(owned, m, prefix, rest1, f1, args1, rest2, f2,
+    args2)` (see `scan.fuse_update_ins`), cheaper to pass per call: the key and argument
+    vectors as tuples (the helper only reads them: `()` is a constant, and the prefix
+    is its memo key as it is), and the update fns as in `fast_update_fn`."""
+    out = list(exprs)
+    for i in (2, 3, 5, 6, 8):
+        low = out[i]
+        if isinstance(low, ast.List):
+            out[i] = ast.Tuple(low.elts, LOAD)
+    for f, extra in ((4, 5), (7, 8)):
+        more = args[extra]
+        if isinstance(more, ir.VectorLit):
+            out[f] = fast_update_fn(args[f], len(more.items), out[f])
+    return out
+
+
+def fast_update_fn(fn: ir.Node, extra: int, low: ast.expr) -> ast.expr:
+    """The update fn of an in-place `update`/`update-in` called with `extra` arguments
+    after the old value: `+`/`inc`/... as its fixed-arity fast helper when that takes
+    exactly 1 + `extra` arguments (`rt_add2(old, x)` is `(+ old x)`, errors included;
+    the helpers only ever call the fn), else `low` as it is."""
+    if isinstance(fn, ir.BuiltinRef):
+        fast = FAST_CALLS.get(fn.name)
+        if fast is not None and fast[0] == 1 + extra:
+            return load(fast[1])
+    return low
 
 
 #: `(take n (<sort> args...))` by the sort's name and argument count: the helper that

@@ -288,40 +288,41 @@ def t_update_in(owned: Owned, m: Any, path: object, f: Any, *args: Any) -> Any:
 def t_update_in2(
     owned: Owned,
     m: Any,
-    prefix: list[Any],
-    rest1: list[Any],
+    prefix: Sequence[Any],
+    rest1: Sequence[Any],
     f1: Any,
-    args1: list[Any],
-    rest2: list[Any],
+    args1: Sequence[Any],
+    rest2: Sequence[Any],
     f2: Any,
-    args2: list[Any],
+    args2: Sequence[Any],
 ) -> Any:
     """`(-> m (update-in (into prefix rest1) f1 args1...) (update-in (into prefix rest2) f2
     args2...))` with the shared `prefix` walked once (the compiler fuses two such
     `update-in`s when the prefix is the same pure expressions and the second's other
     arguments cannot fail or have effects, so evaluating them first changes nothing).
 
-    `prefix`, `rest1` and `rest2` are non-empty lists. When every prefix level is a map,
-    both updates run from the map at its end: the same walk the full paths make from
-    there. Otherwise (a level missing, nil, a vector, a bad value, or `m` not a map) the
-    two plain updates run; the levels adopted on the way are what the first of them
-    adopts anyway.
+    `prefix`, `rest1` and `rest2` are non-empty tuples (or lists). When every prefix
+    level is a map, both updates run from the map at its end: the same walk the full
+    paths make from there. Otherwise (a level missing, nil, a vector, a bad value, or
+    `m` not a map) the two plain updates run; the levels adopted on the way are what the
+    first of them adopts anyway.
 
     A prefix of string and keyword keys that led to owned maps is memoized (`Owned.paths`):
     the next walk of the same keys from the same accumulator goes straight to its end.
     """
     fn1 = f1 if type(f1) is FunctionType else as_fn(f1, "update-in")
-    cur: Any = None
+    key = prefix if type(prefix) is tuple else tuple(prefix)
     paths = owned.paths
+    hit = None
     if paths is not None:
         try:
-            key: tuple[object, ...] | None = tuple(prefix)
-            hit = paths.get(key)  # type: ignore[arg-type]
+            hit = paths.get(key)
         except TypeError:  # a collection as a key: never memoized
-            key = hit = None
-        if hit is not None and hit[0] is m:
-            cur = hit[1]
-    if cur is None:
+            pass
+    if hit is not None and hit[0] is m:
+        cur: Any = hit[1]
+    else:
+        cur = None
         t = type(m)
         if t is dict or t is PMap:
             if t is not dict or id(m) not in owned:
@@ -360,7 +361,7 @@ def t_update_in2(
                     paths = owned.paths = {}
                 elif len(paths) >= _MAX_PATHS:
                     paths.clear()
-                paths[tuple(prefix)] = (m, cur)
+                paths[key] = (m, cur)
         if cur is None:
             m = _in_place_update_in(owned, "update-in", m, [*prefix, *rest1], fn1, tuple(args1))
             fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
