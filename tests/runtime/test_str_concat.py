@@ -42,6 +42,18 @@ ATOMS: list[object] = [
     123456,
     keyword("abcdefghijklmnop"),
     ["abcdef", "ghij"],
+    # the edges of the `%s` fast path
+    "%s",
+    "100%",
+    1e-3,
+    -1e-3,
+    0.000999,
+    9999999.5,
+    -9999999.5,
+    10**18 - 1,
+    10**18,
+    -(10**18) + 1,
+    -(10**18),
 ]
 
 
@@ -103,3 +115,27 @@ def _part_by_part(*xs: object) -> str:
     if len(xs) == 1 and type(xs[0]) is str:
         return xs[0]
     return strings_core._checked_str(xs)
+
+
+def test_common_parts_take_the_formatting_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unexpected(xs: tuple[object, ...]) -> str:
+        raise AssertionError(f"part by part: {xs!r}")
+
+    monkeypatch.setattr(strings_core, "_checked_str", unexpected)
+    parts = ("sku-1", ",", 12.5, ",", 42, "%s", -0.25, 10**18 - 1)
+    assert strings_core.str_(*parts) == "sku-1,12.5,42%s-0.25999999999999999999"
+    assert strings_core.str_() == ""
+
+
+class _NoFormats:
+    def __getitem__(self, n: int) -> str:
+        raise AssertionError("formatting path taken")
+
+
+@pytest.mark.parametrize(
+    "odd", [None, True, 1e7, 1e-4, 0.0, math.nan, 10**18, keyword("k"), [1], "x" * 9000]
+)
+def test_other_parts_print_part_by_part(odd: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    want = _part_by_part("a", odd, 1)
+    monkeypatch.setattr(strings_core, "_FORMATS", _NoFormats())
+    assert strings_core.str_("a", odd, 1) == want

@@ -29,8 +29,28 @@ def _bounded(text: str) -> str:
 
 @declare(DECLS, "str", variadic_min=0, doc='Concatenation of the display text of xs (nil is "").')
 def str_(*xs: object) -> str:
-    if len(xs) == 1 and type(xs[0]) is str:
+    n = len(xs)
+    if n == 1 and type(xs[0]) is str:
         return xs[0]
+    if n <= _FEW:
+        # Parts that print as Python's `%s` does: short strings, ints of a few digits,
+        # floats where `repr` is Java's text. Then one C-level formatting of all parts
+        # (its length is at most `_FEW` times the longest such part: checked after).
+        for x in xs:
+            t = type(x)
+            if t is str:
+                if len(x) > _SHORT:  # type: ignore[arg-type]
+                    break
+            elif t is float:
+                if not (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3):  # type: ignore[operator]
+                    break
+            elif t is not int or not -_SMALL_INT < x < _SMALL_INT:  # type: ignore[operator]
+                break
+        else:
+            text = _FORMATS[n] % xs
+            if len(text) <= MAX_PRINT_CHARS:
+                return text
+            return _checked_str(xs)
     # the common parts inline; on an error, or a total that might be over the bound,
     # `_checked_str` builds it again (its text, or what it raises, in its order)
     parts: list[str] = []
@@ -68,6 +88,10 @@ def str_(*xs: object) -> str:
 #: characters (`_FEW * _SHORT` is far below `MAX_PRINT_CHARS`).
 _FEW: Final = 64
 _SHORT: Final = 8192
+#: `"%s" * n`: the format of `n` parts that print as `%s` prints them.
+_FORMATS: Final = tuple("%s" * n for n in range(_FEW + 1))
+#: Ints printed by `%s` in `str`'s fast path: far below the interpreter's digit limit.
+_SMALL_INT: Final = 10**18
 
 
 def _display(x: object) -> str:
