@@ -23,12 +23,15 @@ from typing import Any
 from ptc_compiler import ir
 from ptc_compiler.lower import scan
 from ptc_compiler.lower.ctx import (
+    CREDIT,
+    FUEL,
     LOAD,
     NONE,
     NS,
     NSC,
     PDEP,
     PNS,
+    STORE,
     Ctx,
     LoopTarget,
     Lowered,
@@ -171,7 +174,7 @@ class Emitter:
         if type(value) is ir.Call:
             fn = value.fn
             if type(fn) is ir.BuiltinRef and fn.name in INLINE_HOF:
-                loop = self.inline_hof(fn.name, value)
+                loop = None if field_test(fn.name, value) else self.inline_hof(fn.name, value)
                 if loop is not None:
                     value = loop
         if type(value) is ir.Loop or type(value) is ir.For:
@@ -271,6 +274,9 @@ class Emitter:
             stmts, exprs = self.many(node.args)
             return Lowered(stmts, self.keyword_read(fn.value, exprs[0], exprs[1:]))
         if isinstance(fn, ir.BuiltinRef) and fn.name in INLINE_HOF:
+            fused = self.field_filter(fn.name, node)
+            if fused is not None:
+                return fused
             loop = self.inline_hof(fn.name, node)
             if loop is not None:
                 return self.via_statements(loop)
@@ -351,6 +357,33 @@ class Emitter:
         if name == "remove":
             test = ir.Call(ir.BuiltinRef("not", test.span), (test,), test.span)
         return ir.For((bind, ir.ForWhen(test, test.span)), ir.Local(x, node.span), True, node.span)
+
+    def field_filter(self, name: str, node: ir.Call) -> Lowered | None:
+        """`(filter #(= (:k %) "lit") coll)` and its variants (see `field_test`) as one
+        `rt_filter_field` call (`ptc_runtime.fieldfilter`): the same elements and steps.
+
+        The call takes the fuel chunk and hands back the one to go on with, so it is a
+        statement `FUEL, t = ...`, positioned where the loop's element step would fail
+        (at the collection); the collection is evaluated before `FUEL` is read.
+        """
+        parts = field_test(name, node)
+        if parts is None:
+            return None
+        k, lit, keep_equal, coll = parts
+        low = self.expr(coll)
+        t = self.cx.fresh()
+        value = helper(
+            "filter_field",
+            low.expr,
+            self.const(k),
+            ast.Constant(k.name),
+            self.const(lit),
+            ast.Constant(keep_equal),
+            load(FUEL),
+            load(CREDIT),
+        )
+        stmt = ast.Assign([ast.Tuple([store(FUEL), store(t)], STORE)], value)
+        return Lowered((*low.stmts, at(coll.span, stmt)), load(t))  # type: ignore[arg-type]
 
     def take_sorted(self, n: ir.Node, coll: ir.Node) -> Lowered | None:
         """`(take n (sort ...))`/`(take n (sort-by ...))` with a literal count n >= 1 as
@@ -976,6 +1009,62 @@ def chain_binop(op: type[ast.operator], exprs: list[ast.expr]) -> ast.expr:
     for e in exprs[1:]:
         out = ast.BinOp(out, op(), e)
     return out
+
+
+def field_test(name: str, node: ir.Call) -> tuple[Keyword, ir.ConstValue, bool, ir.Node] | None:
+    """`(filter (fn [x] (= (:k x) lit)) coll)` (also `filterv`, `remove`, `not=`, the
+    literal first, `(get x :k)`): the keyword, the literal, whether elements equal to it
+    are kept, and the collection; None for any other call.
+
+    The literal is a string, keyword, nil or boolean (`=` is then `==` or identity, see
+    `inline_equality`) and the keyword's name has no `-` (a dict then holds at most two
+    spellings, see `rt.kfield`): the test cannot fail and has no effects, which lets
+    `rt_filter_field` run it apart from the element's step.
+    """
+    if len(node.args) != 2 or name not in ("filter", "filterv", "remove"):
+        return None
+    fn, coll = node.args
+    if type(fn) is not ir.Fn or len(fn.arities) != 1 or fn.self_name is not None:
+        return None
+    arity = fn.arities[0]
+    if fn.contract is not None or len(arity.params) != 1 or arity.rest is not None:
+        return None
+    test = arity.body
+    if not (
+        type(test) is ir.Call
+        and type(test.fn) is ir.BuiltinRef
+        and test.fn.name in ("=", "not=")
+        and len(test.args) == 2
+    ):
+        return None
+    for read, lit in (test.args, test.args[::-1]):
+        if type(lit) is not ir.Const:
+            continue
+        v = lit.value
+        if not (v is None or type(v) is bool or type(v) is str or type(v) is Keyword):
+            continue
+        k = _field_read(read, arity.params[0])
+        if k is not None:
+            keep_equal = (test.fn.name == "=") is (name != "remove")
+            return k, v, keep_equal, coll
+    return None
+
+
+def _field_read(node: ir.Node, param: str) -> Keyword | None:
+    """The keyword `k` when `node` is `(:k param)` or `(get param :k)`, `k` without `-`."""
+    if type(node) is not ir.Call or len(node.args) not in (1, 2):
+        return None
+    fn, args = node.fn, node.args
+    if type(fn) is ir.Const and len(args) == 1:
+        k, m = fn.value, args[0]
+    elif type(fn) is ir.BuiltinRef and fn.name == "get" and len(args) == 2:
+        m, key = args
+        k = key.value if type(key) is ir.Const else None
+    else:
+        return None
+    if type(k) is Keyword and "-" not in k.name and type(m) is ir.Local and m.ident == param:
+        return k
+    return None
 
 
 def inline_equality(name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:

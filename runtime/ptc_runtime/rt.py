@@ -22,6 +22,7 @@ from ptc_runtime.convert import from_host, to_tool_args
 from ptc_runtime.destructure import HELPERS as DESTRUCTURE_HELPERS
 from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
+from ptc_runtime.fieldfilter import HELPERS as FIELD_FILTER_HELPERS
 from ptc_runtime.limits import measure
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.prelude import HELPERS as PRELUDE_HELPERS
@@ -265,6 +266,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_fail": fail,
     **{"rt_" + name: fn for name, fn in DESTRUCTURE_HELPERS.items()},
     **FAST_HELPERS,
+    **FIELD_FILTER_HELPERS,
     **TRANSIENT_HELPERS,
     **PRELUDE_HELPERS,
     "rt_contract": contract_from_text,
