@@ -298,6 +298,11 @@ class Emitter:
                 key = node.args[1]
                 if isinstance(key, ir.Const) and isinstance(key.value, Keyword):
                     return Lowered(stmts, self.keyword_read(key.value, exprs[0], exprs[2:]))
+            if fn.name == "get-in" and len(exprs) == 2:
+                path = exprs[1]
+                if isinstance(node.args[1], ir.VectorLit) and isinstance(path, ast.List):
+                    # a literal path: its keys as arguments (`lookup.get_path`), no vector
+                    return Lowered(stmts, helper("get_path", exprs[0], *path.elts))
             inline = self.inline(fn.name, node.args, exprs)
             if inline is not None:
                 return Lowered(stmts, inline)

@@ -134,6 +134,39 @@ def get_in(m: object, path: object, default: object = None, who: str = "get-in")
     return cur
 
 
+def get_path(m: object, *path: object) -> object:
+    """`(get-in m [k1 k2 ...])` with a literal vector path, whose keys the compiler
+    passes as arguments: `get_in(m, [k1 k2 ...])` without the vector and its checks.
+
+    Each level is the flexible read `get_in` makes. On a dict the exact key is probed
+    first for any key; its value is taken at once for a string or keyword (exactly what
+    a flexible read finds first), a keyword then tries its name (the second spelling),
+    and everything else goes through `get_flexible`. An unhashable key (a vector or map)
+    makes the probe raise `TypeError`; then `get_in` reads the path from the start.
+    """
+    cur = m
+    try:
+        for k in path:
+            if type(cur) is dict:
+                v = cur.get(k, NOT_FOUND)
+                if v is not NOT_FOUND:
+                    tk = type(k)
+                    if tk is str or tk is Keyword:
+                        cur = v
+                        continue
+                elif type(k) is Keyword:
+                    v = cur.get(k.name, NOT_FOUND)
+                    if v is not NOT_FOUND:
+                        cur = v
+                        continue
+            cur = get_flexible(cur, k, NOT_FOUND)
+            if cur is NOT_FOUND:
+                return None
+    except TypeError:
+        return get_in(m, list(path))
+    return cur
+
+
 def contains_key(m: object, k: object, who: str = "contains?") -> bool:
     """`(contains? coll k)`: map key (flexible), set member, vector value, string index."""
     tm = type(m)

@@ -24,7 +24,7 @@ from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
 from ptc_runtime.fieldfilter import HELPERS as FIELD_FILTER_HELPERS
 from ptc_runtime.limits import measure
-from ptc_runtime.lookup import get_flexible
+from ptc_runtime.lookup import get_flexible, get_path
 from ptc_runtime.prelude import HELPERS as PRELUDE_HELPERS
 from ptc_runtime.printer import pr_str
 from ptc_runtime.regexp import compile_regex
@@ -249,6 +249,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_regex": regex,
     "rt_kget": kget,
     "rt_kfield": kfield,
+    "rt_get_path": get_path,
     "rt_call": call,
     "rt_map": map_lit,
     "rt_set": set_lit,

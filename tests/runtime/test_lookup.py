@@ -7,7 +7,14 @@ import random
 import pytest
 
 from ptc_runtime.collections import PMap, PSet, to_key
-from ptc_runtime.lookup import NOT_FOUND, contains_key, find_key, get_flexible, get_in
+from ptc_runtime.lookup import (
+    NOT_FOUND,
+    contains_key,
+    find_key,
+    get_flexible,
+    get_in,
+    get_path,
+)
 from ptc_runtime.rt import kfield
 from ptc_runtime.values import keyword
 
@@ -89,6 +96,43 @@ def test_get_in_is_get_flexible_level_by_level() -> None:
                 want = "default"
                 break
         assert get_in(m, path, "default") == want
+
+
+def test_get_path_is_get_in() -> None:
+    # `rt_get_path` (the compiled `(get-in m [k ...])` of a literal path) against `get_in`
+    # on nested maps holding every spelling, keys that equal others in Python (1, 1.0,
+    # true), unhashable keys (vectors, maps, sets: their probe raises), persistent maps,
+    # vectors, strings, sets and nil at every level
+    rnd = random.Random(5)
+    keys: list[object] = [
+        keyword("a-b"),
+        "a-b",
+        keyword("a_b"),
+        "a_b",
+        keyword("c"),
+        "c",
+        0,
+        1,
+        1.0,
+        True,
+        None,
+        [1],
+        [keyword("c")],
+        PMap.from_dict({"c": 1}),
+        PSet.from_iterable([1]),
+    ]
+    for _ in range(4000):
+        m: object = rnd.choice([None, False, 1, "leaf", [5, 6], PSet.from_iterable([0, 1])])
+        path: list[object] = []
+        for _ in range(rnd.randint(0, 4)):
+            present = rnd.sample(keys, rnd.randint(0, 4))
+            d = {to_key(k): (m if i == 0 else rnd.choice([None, 7])) for i, k in enumerate(present)}
+            m = rnd.choice([d, d, d, PMap.from_dict(d), [m, d]])
+            path.insert(0, rnd.choice(keys))
+        want = get_in(m, path)
+        got = get_path(m, *path)
+        assert got is want or got == want, (m, path)
+        assert type(got) is type(want)
 
 
 def test_kfield_is_get_flexible_for_names_without_dash() -> None:
