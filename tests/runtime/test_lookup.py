@@ -142,7 +142,7 @@ def test_kfield_is_get_flexible_for_names_without_dash() -> None:
     # values, persistent maps and non-maps
     rnd = random.Random(11)
     names = ["a", "a_b", "ab", "a/b"]
-    spellings: list[object] = [keyword(n) for n in names] + names + ["a-b", keyword("a-b")]
+    spellings: list[object] = [*(keyword(n) for n in names), *names, "a-b", keyword("a-b")]
     for _ in range(3000):
         keys = rnd.sample(spellings, rnd.randint(0, 4))
         d = {to_key(k): rnd.choice([None, False, 0, "v", [1]]) for k in keys}
