@@ -103,6 +103,17 @@ def join(a: object, b: object = NOT_FOUND) -> str:
     sep_text = display(sep, MAX_RESULT_CHARS)
     items = seq_items(coll, "join")
     step = len(sep_text)
+    if items and type(items[0]) is str:
+        # Likely all strings: their total size (an item without a length stops it), then
+        # one C-level join, which fails on a sized item that is not a string. Strings are
+        # exact `str` in PTC (host data and builtins never give subclasses), so a join
+        # that succeeds is the one below. Over the bound, the checks below raise.
+        try:
+            size = sum(map(len, items)) + step * len(items)  # type: ignore[arg-type]
+            if size <= MAX_RESULT_CHARS:
+                return sep_text.join(items)  # type: ignore[arg-type]
+        except TypeError:
+            pass
     if not set(map(type, items)) - _STR_ONLY:  # all strings: one C-level join
         # the running size only grows, so checking the total is checking every prefix
         strs = cast("Sequence[str]", items)
