@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+import ptc_compiler
 from ptc_compiler import pr_str, run
+from ptc_compiler.lower import emit
 from ptc_runtime import context
 from ptc_runtime.builtins import grouped, keyed, sequences
 from ptc_runtime.builtins.aggregation import group_by
@@ -32,6 +34,14 @@ PROGRAMS = [
     # an equal vector that is not the group, and vals
     "(map (fn [vs] (map :v (into [] vs))) (vals (group-by :g data/xs)))",
     "(apply + (mapcat (fn [vs] (map :v vs)) (vals (group-by :g data/xs))))",
+    # the field passed to group-by by the lowering (rt_group_by_field), and its errors
+    "(mapv (fn [[_ vs]] (let [w (map :w vs)] [(map :v vs) w])) (group-by :g data/xs))",
+    "(map (fn [[g vs]] (reduce + (map :v vs))) (group-by :g data/n))",
+    "(map (fn [[g vs]] (map :v vs)) (group-by #(str (:g %) (:s %)) data/xs))",
+    "(map (fn [[g vs]] (map :v vs)) (group-by #(+ 1 (:w %)) data/xs))",
+    "(map (fn [[g vs]] (map :v vs)) (group-by data/n data/xs))",
+    '(map (fn [[g vs]] [g (map :v vs)]) (group-by #(= (:s %) "x") data/xs))',
+    "(map (fn [[g vs]] [g (map :v vs)]) (group-by #(vector (:s %)) data/xs))",
 ]
 
 
@@ -87,24 +97,52 @@ def test_columns_agree_with_plucking_each_group(
     seed: int, handed_out: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rnd = random.Random(seed)
-    for _ in range(12):
-        data = {"xs": _data(rnd)}
+    for _ in range(16):
+        data = {"xs": _data(rnd), "n": rnd.choice([None, 5, "ab", {"g": 1}])}
         src = rnd.choice(PROGRAMS)
         got = _outcome(src, data)
-        with monkeypatch.context() as m:  # the plain pluck for every group
+        with monkeypatch.context() as m:  # the plain group-by, and the plain pluck
             m.setattr(sequences, "pluck", keyed.pluck)
-            want = _outcome(src, data)
+            m.setattr(emit, "group_by_field", lambda coll, param, body: coll)
+            plain_src = src + " "  # a fresh compile under the patch (the cache is by text)
+            assert "rt_group_by_field" not in ptc_compiler.compile(plain_src).python_source
+            want = _outcome(plain_src, data)
         assert got == want, src
     assert handed_out[0] > 0
 
 
 def test_the_benchmark_shape_takes_columns(handed_out: list[int]) -> None:
     xs = [{"g": f"c{i % 50}", "v": float(i)} for i in range(1000)]
+    want = [sum(float(i) for i in range(g, 1000, 50)) for g in range(50)]
+    # group-by told the field: every group takes its column
     src = "(->> data/xs (group-by :g) (map (fn [[g vs]] (reduce + (map :v vs)))))"
+    assert "rt_group_by_field(" in ptc_compiler.compile(src).python_source
     res = run(src, data={"xs": xs})
-    assert res.ok and res.value == [sum(float(i) for i in range(g, 1000, 50)) for g in range(50)]
-    # the first plucks are plain (grouped.MIN_ASKED), then every group takes its column
-    assert handed_out[0] == 50 - (grouped.MIN_ASKED - 1)
+    assert res.ok and res.value == want
+    assert handed_out[0] == 50
+    # through vals, group-by is not told: the first plucks are plain (grouped.MIN_ASKED)
+    src = "(map (fn [vs] (reduce + (map :v vs))) (vals (group-by :g data/xs)))"
+    assert "rt_group_by_field" not in ptc_compiler.compile(src).python_source
+    res = run(src, data={"xs": xs})
+    assert res.ok and res.value == want
+    assert handed_out[0] == 50 + 50 - (grouped.MIN_ASKED - 1)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "(map (fn [[g vs]] (count vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map :v g)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map :v [vs])) (group-by :g data/xs))",
+        "(map (fn [e] (map :v (second e))) (group-by :g data/xs))",
+        "(map (fn [[vs g]] (map :v vs)) (group-by :g data/xs))",
+        "(filter (fn [[g vs]] (map :v vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map #(:v %) vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map :v vs)) (sort-by :g data/xs))",
+    ],
+)
+def test_group_by_is_told_only_a_plucked_field(src: str) -> None:
+    assert "rt_group_by_field" not in ptc_compiler.compile(src).python_source
 
 
 def _grouping(n: int, groups: int) -> tuple[context.RunContext, dict[Any, Any], list[Any]]:

@@ -355,9 +355,10 @@ class Emitter:
         if len(arity.params) != 1 or arity.rest is not None or self.recurs(arity):
             return None
         x = arity.params[0]
-        bind = ir.ForBind(x, coll, coll.span)
         if name in ("map", "mapv"):
-            return ir.For((bind,), arity.body, True, node.span)
+            coll = group_by_field(coll, x, arity.body)
+            return ir.For((ir.ForBind(x, coll, coll.span),), arity.body, True, node.span)
+        bind = ir.ForBind(x, coll, coll.span)
         test = arity.body
         if name == "remove":
             test = ir.Call(ir.BuiltinRef("not", test.span), (test,), test.span)
@@ -1014,6 +1015,48 @@ def chain_binop(op: type[ast.operator], exprs: list[ast.expr]) -> ast.expr:
     for e in exprs[1:]:
         out = ast.BinOp(out, op(), e)
     return out
+
+
+def group_by_field(coll: ir.Node, param: str, body: ir.Node) -> ir.Node:
+    """`(group-by kf xs)` as `rt_group_by_field(kf, xs, :f)` when it is the collection of
+    `(map (fn [[k vs]] ... (map :f vs) ...) ...)`: the groups and their columns of `:f` in
+    one pass (`builtins.grouped.group_by_field`, the same result and errors); else `coll`.
+    """
+    if not (
+        type(coll) is ir.Call
+        and type(coll.fn) is ir.BuiltinRef
+        and coll.fn.name == "group-by"
+        and len(coll.args) == 2
+        and type(body) is ir.Let
+    ):
+        return coll
+    vec = group = None
+    for ident, value in body.bindings:  # the destructuring of [k vs]
+        if type(value) is not ir.RtCall or not value.args or type(value.args[0]) is not ir.Local:
+            continue
+        of = value.args[0].ident
+        if value.helper == "ds_check_vec" and of == param:
+            vec = ident
+        elif value.helper == "ds_nth" and of == vec and value.args[1:] == (ir.Const(1),):
+            group = ident
+    if group is None:
+        return coll
+    stack: list[ir.Node] = [body]
+    while stack:  # the first (map :f vs) / (mapv :f vs) of the group
+        node = stack.pop()
+        if (
+            type(node) is ir.Call
+            and type(node.fn) is ir.BuiltinRef
+            and node.fn.name in ("map", "mapv")
+            and len(node.args) == 2
+            and type(node.args[0]) is ir.Const
+            and type(node.args[0].value) is Keyword
+            and type(node.args[1]) is ir.Local
+            and node.args[1].ident == group
+        ):
+            return ir.RtCall("group_by_field", (*coll.args, node.args[0]), coll.span)
+        stack.extend(reversed(scan.children(node)))
+    return coll
 
 
 def field_test(name: str, node: ir.Call) -> tuple[Keyword, ir.ConstValue, bool, ir.Node] | None:

@@ -15,6 +15,7 @@ from types import BuiltinFunctionType, FunctionType
 from typing import Any, Final
 
 from ptc_runtime import context
+from ptc_runtime.builtins.grouped import HELPERS as GROUPED_HELPERS
 from ptc_runtime.collections import PSet, as_fn, seq_items, to_key
 from ptc_runtime.contracts.calls import signed
 from ptc_runtime.contracts.data import from_text as contract_from_text
@@ -268,6 +269,7 @@ HELPERS: Final[dict[str, Any]] = {
     **{"rt_" + name: fn for name, fn in DESTRUCTURE_HELPERS.items()},
     **FAST_HELPERS,
     **FIELD_FILTER_HELPERS,
+    **GROUPED_HELPERS,
     **TRANSIENT_HELPERS,
     **PRELUDE_HELPERS,
     "rt_contract": contract_from_text,

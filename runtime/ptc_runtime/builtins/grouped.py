@@ -15,16 +15,21 @@ gives each group's column exactly (the same objects in the group's order). Nothi
 raises or charges steps. A group is recognised by identity (`group-by` makes its vectors
 and nothing mutates them), so any other vector, even an equal one, takes the plain pluck.
 The first plucks of a field are plain: splitting pays off only when many groups are read,
-and a program reading a few groups should not pay for all of them.
+and a program reading a few groups should not pay for all of them. When the lowering sees
+the field plucked from the groups of the `group-by` a `map` walks
+(`(map (fn [[k vs]] ... (map :f vs) ...) (group-by ...))`), it calls `group_by_field`,
+which splits that field while grouping.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from ptc_runtime import context
+from ptc_runtime.builtins.keyed import is_stored_plain, key_values
 from ptc_runtime.builtins.keyed import pluck as plain_pluck
+from ptc_runtime.collections import seq_items, to_key
 from ptc_runtime.errors import PtcError
 
 #: Fewer items than this fit in the caches: remembering them would gain nothing.
@@ -90,16 +95,56 @@ class Grouping:
 
 
 def remember(
-    groups: dict[object, list[object]], keys: list[object], items: Sequence[object]
+    groups: dict[object, list[object]],
+    keys: list[object],
+    items: Sequence[object],
+    columns: tuple[object, dict[object, list[object]]] | None = None,
 ) -> None:
-    """Called by `group-by` with its result: keep it for `pluck` if it is large enough."""
+    """Called by `group-by` with its result: keep it for `pluck` if it is large enough
+    (with one field's `columns`, split already)."""
     if len(items) < MIN_ITEMS or len(groups) < MIN_GROUPS:
         return
     try:
         ctx = context.current()
     except PtcError:  # called outside a run (tests, constant folding): nothing to keep
         return
-    ctx.grouping = Grouping(groups, keys, items)
+    grouping = Grouping(groups, keys, items)
+    if columns is not None:
+        grouping.columns[columns[0]] = columns[1]
+    ctx.grouping = grouping
+
+
+def group_by_field(keyfn: object, coll: object, field: object) -> dict[object, object]:
+    """`(group-by keyfn coll)` whose groups the program plucks `field` from, as in
+    `(map (fn [[k vs]] ... (map :f vs) ...) (group-by keyfn coll))` (the lowering passes
+    the field): the groups and their columns of `field` in one pass over the items, so the
+    plucks take their columns at once.
+
+    The same result and errors as `group-by`: the items and keys are found as there
+    (errors included), and reading `field` from every item cannot fail or have effects.
+    """
+    items = seq_items(coll, "group-by")
+    keys = key_values(keyfn, items, "group-by")
+    if not is_stored_plain(keys):
+        keys = [to_key(k) for k in keys]
+    # Too few items to be remembered: the columns are not needed (any values will do).
+    values = items if len(items) < MIN_ITEMS else plain_pluck(items, field)
+    out: dict[object, list[object]] = {}
+    columns: dict[object, list[object]] = {}
+    get = out.get
+    for k, x, v in zip(keys, items, values, strict=True):
+        group = get(k)
+        if group is None:
+            out[k] = [x]
+            columns[k] = [v]
+        else:
+            group.append(x)
+            columns[k].append(v)
+    remember(out, keys, items, (field, columns))
+    return out  # type: ignore[return-value]
+
+
+HELPERS: Final[dict[str, Any]] = {"rt_group_by_field": group_by_field}
 
 
 def pluck(items: Sequence[object], field: object) -> list[object]:
