@@ -309,7 +309,7 @@ class Emitter:
             fast = FAST_CALLS.get(fn.name)
             if fast is not None and fast[0] == len(exprs):
                 if self.cx.numeric and fn.name in ARITH:
-                    return Lowered(stmts, self.int_arith(ARITH[fn.name], fast[1], exprs))
+                    return Lowered(stmts, self.same_type_arith(ARITH[fn.name], fast[1], exprs))
                 return Lowered(stmts, call(load(fast[1]), exprs))
             return Lowered(stmts, call(load(self.builtins[fn.name].py_name), exprs))
         if isinstance(fn, ir.Local) and fn.ident in self.cx.fn_locals:
@@ -512,39 +512,46 @@ class Emitter:
             return ast.Compare(exprs[0], [SIGN[name]()], [ast.Constant(0)])
         return None
 
-    def int_arith(self, op: type[ast.operator], fast: str, exprs: list[ast.expr]) -> ast.expr:
+    def same_type_arith(self, op: type[ast.operator], fast: str, exprs: list[ast.expr]) -> ast.expr:
         """`(+ a b)`/`(- a b)` with operands not proven numeric, in code that does arithmetic
-        on known numbers (some local is numeric): the operator inline when both are `int`.
+        on known numbers (some local is numeric): the operator inline for two ints or two
+        floats.
 
-        `a + b if rt_type(t1 := a) is rt_type(t2 := b) is rt_int else rt_add2(t1, t2)`: the
-        operands run once each, left to right, inside the test; two ints add or subtract
-        exactly as `rt_add2`/`rt_sub2` would (no overflow, no error), and every other pair
-        (floats, mixed, non-numbers) goes to the helper with its semantics and errors. The
-        temporaries are compiler names (`check.finalize` admits `:=` only for those); a
-        trivial operand (a name, a constant) is read twice instead.
+        `t1 + t2 if rt_type(t1 := a) is rt_type(t2 := b) is rt_int or rt_type(t1) is
+        rt_type(t2) is rt_float else rt_add2(t1, t2)`: the operands run once each, left to
+        right, inside the test; two ints or two floats add or subtract exactly as
+        `rt_add2`/`rt_sub2` would (neither overflows nor fails), and every other pair
+        (mixed, huge int and float, non-numbers) goes to the helper with its semantics and
+        errors. The temporaries are compiler names (`check.finalize` admits `:=` only for
+        those); a trivial operand (a name, a constant) is read again instead, and beside a
+        number literal only the other operand's type is tested.
         """
-        tested: list[ast.expr] = []  # the operands' types, tested against `int`
+        literal: type | None = None  # the type of a number literal operand
+        tested: list[ast.expr] = []  # the other operands, as first evaluated
         used: list[ast.expr] = []
         again: list[ast.expr] = []
         for e in exprs:
             if isinstance(e, ast.Constant):
-                if type(e.value) is not int:  # never two ints: the helper alone
+                literal = type(e.value)
+                if literal is not int and literal is not float:  # never numbers: the helper
                     return call(load(fast), exprs)
                 used.append(ast.Constant(e.value))
                 again.append(ast.Constant(e.value))
                 continue
-            if isinstance(e, ast.Name):
-                tested.append(call(load("rt_type"), [e]))
-                used.append(load(e.id))
-                again.append(load(e.id))
-                continue
-            t = self.cx.fresh()
-            tested.append(call(load("rt_type"), [ast.NamedExpr(store(t), e)]))
-            used.append(load(t))
-            again.append(load(t))
-        # `rt_type(a) is rt_type(b) is rt_int`, or `rt_type(a) is rt_int` beside an int literal
-        ints = ast.Compare(tested[0], [ast.Is() for _ in tested], [*tested[1:], load("rt_int")])
-        return ast.IfExp(ints, ast.BinOp(used[0], op(), used[1]), call(load(fast), again))
+            name = e.id if isinstance(e, ast.Name) else self.cx.fresh()
+            tested.append(e if isinstance(e, ast.Name) else ast.NamedExpr(store(name), e))
+            used.append(load(name))
+            again.append(load(name))
+        if literal is not None:  # `rt_type(a) is rt_int` beside an int literal
+            kind = load("rt_int" if literal is int else "rt_float")
+            test: ast.expr = ast.Compare(call(load("rt_type"), tested), [ast.Is()], [kind])
+        else:
+            first, second = (call(load("rt_type"), [t]) for t in tested)
+            ints = ast.Compare(first, [ast.Is(), ast.Is()], [second, load("rt_int")])
+            types = [call(load("rt_type"), [load(u.id)]) for u in used]  # type: ignore[attr-defined]
+            floats = ast.Compare(types[0], [ast.Is(), ast.Is()], [types[1], load("rt_float")])
+            test = ast.BoolOp(ast.Or(), [ints, floats])
+        return ast.IfExp(test, ast.BinOp(used[0], op(), used[1]), call(load(fast), again))
 
     # ------------------------------------------------------------------ tail position
 

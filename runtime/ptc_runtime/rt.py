@@ -275,7 +275,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_contract": contract_from_text,
     "rt_signed": signed,
     # Numeric fast paths of compiled code test `rt_type(x) is rt_int` (bool excluded) and
-    # `rt_type(x) is rt_float` (see `emit.number_test` and `Emitter.int_arith`).
+    # `rt_type(x) is rt_float` (see `emit.number_test` and `Emitter.same_type_arith`).
     "rt_type": type,
     "rt_int": int,
     "rt_float": float,

@@ -1,8 +1,8 @@
-"""Two-argument `+`/`-` in numeric code (`Emitter.int_arith`) and the numeric guard of fns.
+"""Two-argument `+`/`-` in numeric code (`Emitter.same_type_arith`) and the numeric guard of fns.
 
 Where some local is known to be a number (a fn's numeric version, a numeric `let` or
 `loop` binding), `(+ a b)` / `(- a b)` with operands not proven numeric get the operator
-inline for two ints, the operands held in compiler temporaries (`:=`), and the helper
+inline for two ints or two floats, the operands held in compiler temporaries (`:=`), and the helper
 (`rt_add2`/`rt_sub2`) for everything else. The same values, errors (code, message,
 line:column), output and step counts as the plain helper call; `:=` only ever assigns a
 compiler temporary.
@@ -28,12 +28,12 @@ FIB = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))"
 @contextlib.contextmanager
 def plain_helper_calls() -> Iterator[None]:
     """The lowering before the rule: every such `+`/`-` a plain `rt_add2`/`rt_sub2` call."""
-    saved = emit.Emitter.int_arith
-    emit.Emitter.int_arith = lambda self, op, fast, exprs: call(load(fast), exprs)  # type: ignore[method-assign]
+    saved = emit.Emitter.same_type_arith
+    emit.Emitter.same_type_arith = lambda self, op, fast, exprs: call(load(fast), exprs)  # type: ignore[method-assign]
     try:
         yield
     finally:
-        emit.Emitter.int_arith = saved  # type: ignore[method-assign]
+        emit.Emitter.same_type_arith = saved  # type: ignore[method-assign]
 
 
 def _outcome(src: str) -> str:
@@ -64,7 +64,8 @@ def _both(src: str) -> tuple[str, str, str]:
 def test_fib_adds_inline_in_its_numeric_version_only() -> None:
     code = api.compile(FIB + " (fib 10)").python_source
     fast, general = code.split("elif", 1)
-    assert ":= NSC['fib'](v1_n - 1)" in fast and "is rt_int else rt_add2(" in fast
+    assert ":= NSC['fib'](v1_n - 1)" in fast and "is rt_int or rt_type(t2) is " in fast
+    assert "rt_type(t3) is rt_float else rt_add2(t2, t3)" in fast
     assert ":=" not in general and "rt_add2(NSC['fib'](rt_sub2(v1_n, 1))" in general
     assert "rt_type(v1_n) is rt_int or rt_type(v1_n) is rt_float" in code
     assert api.run(FIB + " (fib 20)").value == 6765
@@ -77,16 +78,21 @@ def test_fib_adds_inline_in_its_numeric_version_only() -> None:
         ("(let [z 1 m {:a 2}] (+ (:a m) z))", ":= rt_kfield("),
         (
             "(fn [x y] (let [z 0] (- x y)))",
-            "v1_x - v2_y if rt_type(v1_x) is rt_type(v2_y) is rt_int",
+            "v1_x - v2_y if rt_type(v1_x) is rt_type(v2_y) is rt_int or rt_type(v1_x) is"
+            " rt_type(v2_y) is rt_float else rt_sub2(v1_x, v2_y)",
         ),
         (
             "(loop [i 0 acc []] (if (< i 3) (recur (inc i) (+ (count acc) (first [i]))) acc))",
-            "is rt_int else rt_add2(",
+            "is rt_float else rt_add2(",
         ),
-        # beside an int literal only the other operand is tested
+        # beside a number literal only the other operand is tested, for the literal's type
         (
             "(defn f [n] (if (< n 0) n (- (f n) 1)))",
-            "if rt_type((t2 := NSC['f'](v1_n))) is rt_int else",
+            "if rt_type((t2 := NSC['f'](v1_n))) is rt_int else rt_sub2(t2, 1)",
+        ),
+        (
+            "(defn f [n] (if (< n 0) n (+ 1.5 (f n))))",
+            "1.5 + t2 if rt_type((t2 := NSC['f'](v1_n))) is rt_float else rt_add2(1.5, t2)",
         ),
     ],
 )
@@ -103,12 +109,13 @@ def test_rule_applies_in_numeric_code(src: str, shape: str) -> None:
         "(defn f [n] (+ (f n) (f n) 1))",  # three operands: the variadic builtin
         "(defn f [n] (< (f n) (f n)))",  # comparisons keep their helpers
         "(defn f [n] (+ n 1))",  # proven numeric: the plain operator, no test
-        "(defn f [n] (if (< n 0) n (+ (f n) 1.5)))",  # a float literal: never two ints
+        '(defn f [n] (if (< n 0) n (+ (f n) "s")))',  # a literal that is no number
+        "(defn f [n] (if (< n 0) n (+ (f n) nil)))",
     ],
 )
 def test_rule_does_not_apply(src: str) -> None:
     code = api.compile(src).python_source
-    assert ":=" not in code and "is rt_int else" not in code
+    assert ":=" not in code and "rt_int else" not in code and "rt_float else" not in code
 
 
 # ------------------------------------------------------------------ same behaviour
@@ -168,7 +175,7 @@ def test_random_programs_agree_with_the_plain_helper_calls(seed: int) -> None:
         src = _program(rnd)
         new, old, code = _both(src)
         assert new == old, src
-        applied += ":=" in code or "is rt_int else" in code
+        applied += ":=" in code or "rt_int else" in code or "rt_float else" in code
     assert applied >= 30  # the rule was exercised, not just compiled around
 
 
@@ -181,6 +188,22 @@ def test_operands_run_once_and_in_order() -> None:
     new, old, _ = _both(src)
     assert new == old
     assert "output 'g 0\\ng 11\\ng 1.5\\ng 12.5\\n'" in new
+
+
+@pytest.mark.parametrize(
+    "expr", ["(+ 1.5 (big n))", "(- (big n) 1.5)", "(+ (big n) 2)", "(+ (big n) (half n))"]
+)
+def test_a_huge_int_and_a_float_overflow_to_infinity(expr: str) -> None:
+    # int and float mixed go to the helper: Python's int + float would raise OverflowError
+    src = (
+        "(defn big [n] (* 10000000000000000000000000000000000000000 n n n n n n n n n n))\n"
+        "(defn half [n] (/ n 2))\n"
+        f"(defn f [n] (if (< n 0) n {expr}))\n"
+        "(f 100000000000000000000000000000000)"
+    )
+    new, old, code = _both(src)
+    assert new == old and ":=" in code
+    assert "error" not in new
 
 
 def test_errors_keep_their_positions() -> None:
