@@ -544,6 +544,32 @@ def test_memoized_prefix_walks(body: str, events: str, want: str) -> None:
     assert got == _outcome(plain, {}) == f"ok {want}"
 
 
+@pytest.mark.parametrize(
+    "events",
+    [
+        # the key left after the prefix changes between events at one call site: each
+        # update remembers the key it found for the key it was given, never another's
+        '[{:r :n :q :m :v 1} {:r "n" :q "m" :v 2} {:r :x :q :n :v 4} {:r :n :q :m :v 8}'
+        ' {:r "x" :q :x :v 16}]',
+        "[{:r 1 :q 1 :v 1} {:r true :q 1.0 :v 2} {:r 1.0 :q true :v 4} {:r true :q 1 :v 8}"
+        " {:r nil :q nil :v 16}]",
+        '[{:r :d-e :q :m :v 1} {:r "d_e" :q :m :v 2} {:r :d_e :q "d-e" :v 4}'
+        ' {:r "d-e" :q :m :v 8} {:r [1] :q [1] :v 16}]',
+    ],
+)
+def test_memoized_walks_remember_the_key_each_update_found(events: str) -> None:
+    body = (
+        "(-> t (update-in [:a :b (:r e)] (fnil + 0) (:v e))"
+        " (update-in [:a :b (:q e)] (fn [o] (if o (inc o) 1))))"
+    )
+    init = '{:a {"b" {:n 0 "m" 0}}}'
+    inline = f"(reduce (fn [t e] {body}) {init} {events})"
+    plain = f"(let [f (fn [t e] {body})] (reduce f {init} {events}))"
+    assert "rt_t_update_in2(" in ptc_compiler.compile(inline).python_source
+    got = _outcome(inline, {})
+    assert got.startswith("ok ") and got == _outcome(plain, {}), got
+
+
 def test_owned_table_memoizes_prefix_walks() -> None:
     from ptc_runtime import transient
     from ptc_runtime.builtins.arithmetic import add
@@ -555,7 +581,8 @@ def test_owned_table_memoizes_prefix_walks() -> None:
     t = transient.t_update_in2(owned, host, [a, "x"], [n], add, [1], [n], add, [2])
     assert t is not host and host == {"a": {"x": {"n": 0}, 1: {"n": 0}}}  # copied, not written
     leaf = t["a"]["x"]
-    assert owned.paths == {(a, "x"): (t, leaf)}
+    # the end map, and for each update its key and the key found there
+    assert owned.paths == {(a, "x"): [t, leaf, n, "n", n, "n"]}
     t2 = transient.t_update_in2(owned, t, [a, "x"], [n], add, [1], [n], add, [2])
     assert t2 is t and t["a"]["x"] is leaf and leaf == {"n": 6}
     # other keys than strings and keywords are not memoized

@@ -56,8 +56,10 @@ class Owned(dict[int, object]):
     never pass for it.
 
     `paths` (None when empty) memoizes the prefix walks of `t_update_in2`: a tuple of
-    string/keyword keys -> (the accumulator they were walked from, the owned map at
-    their end). An entry stays true until an owned map is released, which drops them all:
+    string/keyword keys -> [the accumulator they were walked from, the owned map at
+    their end, then for each of the two updates with one key left the last such key and
+    the key of the end map it addressed]. An entry stays true until an owned map is
+    released, which drops them all (and owned maps never lose a key):
     - every level of the path is owned, and an owned map is referenced from one place
       only, so a level is replaced only by overwriting that place, which releases it;
     - a key added to a level never changes which key a read there finds: the spellings
@@ -72,7 +74,7 @@ class Owned(dict[int, object]):
         super().__init__(entries)
         self.plain: dict[Any, Any] = _NO_MAP
         self.plain_n = -1
-        self.paths: dict[tuple[object, ...], tuple[object, dict[Any, Any]]] | None = None
+        self.paths: dict[tuple[object, ...], list[Any]] | None = None
 
 
 _MISSING: Final = object()
@@ -321,8 +323,9 @@ def t_update_in2(
             pass
     if hit is not None and hit[0] is m:
         cur: Any = hit[1]
+        entry = hit
     else:
-        cur = None
+        cur = entry = None
         t = type(m)
         if t is dict or t is PMap:
             if t is not dict or id(m) not in owned:
@@ -361,39 +364,83 @@ def t_update_in2(
                     paths = owned.paths = {}
                 elif len(paths) >= _MAX_PATHS:
                     paths.clear()
-                paths[key] = (m, cur)
+                entry = paths[key] = [m, cur, _MISSING, None, _MISSING, None]
         if cur is None:
             m = _in_place_update_in(owned, "update-in", m, [*prefix, *rest1], fn1, tuple(args1))
             fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
             return _in_place_update_in(owned, "update-in", m, [*prefix, *rest2], fn2, tuple(args2))
-    # `cur` is owned and stays where it is: the first update only writes below it
-    for second in (False, True):
-        if second:  # `f2` is checked only now, after the first update, as unfused
-            rest, args = rest2, args2
-            fn = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
-        else:
-            rest, fn, args = rest1, fn1, args1
-        if len(rest) != 1:
-            _in_place_update_in(owned, "update-in", cur, list(rest), fn, tuple(args))
-            continue
-        # one key left: the last step of `_in_place_update_in`, inline
-        k = rest[0]
-        tk = type(k)
-        old: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
-        if old is not _MISSING:
-            found = k
-        elif tk is Keyword and (old := cur.get(k.name, _MISSING)) is not _MISSING:
-            found = k.name
-        else:
-            found = find_key(cur, k)
-            if found is NOT_FOUND:
-                cur[to_key(k)] = fn(None, *args)
-                continue
+    # `cur` is owned and stays where it is: the first update only writes below it. The
+    # two updates are written out (the loop's whole work per event once the prefix is
+    # memoized); each remembers in the memo entry the key it found, which stays the key
+    # a read finds for as long as the entry lives (see `Owned`).
+    old: Any
+    if len(rest1) == 1:
+        k = rest1[0]
+        if entry is not None and entry[2] is k:  # found from `cur` the last time
+            found = entry[3]
             old = cur[found]
+        else:  # the last step of `_in_place_update_in`
+            tk = type(k)
+            if tk is Keyword:
+                old = cur.get(k, _MISSING)
+                if old is _MISSING:
+                    found = k.name
+                    old = cur.get(found, _MISSING)
+                    if old is _MISSING:
+                        found, old = _stored_key(cur, k)
+                else:
+                    found = k
+            elif tk is str and (old := cur.get(k, _MISSING)) is not _MISSING:
+                found = k
+            else:
+                found, old = _stored_key(cur, k)
         if type(old) is dict and id(old) in owned:
             _release(owned, old)  # handed to the update fn
-        cur[found] = fn(old, *args)
+        cur[found] = fn1(old, *args1)
+        if entry is not None:
+            entry[2] = k
+            entry[3] = found
+    else:
+        _in_place_update_in(owned, "update-in", cur, list(rest1), fn1, tuple(args1))
+    fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")  # after, as unfused
+    if len(rest2) == 1:
+        k = rest2[0]
+        if entry is not None and entry[4] is k:  # found from `cur` the last time
+            found = entry[5]
+            old = cur[found]
+        else:  # the last step of `_in_place_update_in`
+            tk = type(k)
+            if tk is Keyword:
+                old = cur.get(k, _MISSING)
+                if old is _MISSING:
+                    found = k.name
+                    old = cur.get(found, _MISSING)
+                    if old is _MISSING:
+                        found, old = _stored_key(cur, k)
+                else:
+                    found = k
+            elif tk is str and (old := cur.get(k, _MISSING)) is not _MISSING:
+                found = k
+            else:
+                found, old = _stored_key(cur, k)
+        if type(old) is dict and id(old) in owned:
+            _release(owned, old)  # handed to the update fn
+        cur[found] = fn2(old, *args2)
+        if entry is not None:
+            entry[4] = k
+            entry[5] = found
+    else:
+        _in_place_update_in(owned, "update-in", cur, list(rest2), fn2, tuple(args2))
     return m
+
+
+def _stored_key(m: dict[Any, Any], k: object) -> tuple[object, object]:
+    """The stored key of `m` a flexible read of `k` finds and its value; a new key's
+    stored form and nil when there is none."""
+    found = find_key(m, k)
+    if found is NOT_FOUND:
+        return to_key(k), None
+    return found, m[found]
 
 
 def t_assoc_in(owned: Owned, m: Any, path: object, v: Any) -> Any:
