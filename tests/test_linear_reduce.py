@@ -656,3 +656,28 @@ def test_fused_walk_arguments_are_tuples() -> None:
     code = ptc_compiler.compile(f"(reduce (fn [t e] {body}) {{}} [])").python_source
     assert "rt_t_update_in2(t1, v1_t, (k2, rt_kfield(v2_e, k3, 'r')), (k4,), rt_add2," in code
     assert "(rt_kfield(v2_e, k5, 'v'),), (k6,), rt_inc1, ())" in code
+
+
+def test_memoized_walks_start_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ptc_runtime import transient
+
+    monkeypatch.setattr(transient, "_MAX_PATHS", 2)
+    body = "(-> t (update-in [:a (:p e) :n] + (:v e)) (update-in [:a (:p e) :m] inc))"
+    events = " ".join(f'{{:p "{p}" :v {i}}}' for i, p in enumerate("xyzxyzzyx"))
+    init = '{:a {"x" {:n 0 :m 0} "y" {:n 0 :m 0} "z" {:n 0 :m 0}}}'
+    inline = f"(reduce (fn [t e] {body}) {init} [{events}])"
+    plain = f"(let [f (fn [t e] {body})] (reduce f {init} [{events}]))"
+    got = _outcome(inline, {})
+    assert (
+        got
+        == _outcome(plain, {})
+        == ('ok {:a {"x" {:n 11, :m 3}, "y" {:n 12, :m 3}, "z" {:n 13, :m 3}}}')
+    ), got
+    from ptc_runtime.values import keyword
+
+    a, n = keyword("a"), keyword("n")
+    owned = transient.t_begin()
+    m: object = {"a": {p: {"n": 0} for p in "xyz"}}
+    for p in "xyzx":
+        m = transient.t_update_in2(owned, m, (a, p), (n,), abs, (), (n,), abs, ())
+        assert owned.paths is not None and len(owned.paths) <= 2
