@@ -10,9 +10,11 @@ only a user comparator goes through `cmp_to_key`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from types import FunctionType
+from typing import Any
 
-from ptc_runtime.builtins import comparison
+from ptc_runtime.builtins import comparison, maps
 from ptc_runtime.builtins.keyed import comparator_order, key_values_getter, natural_sorted
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.builtins.slicing import take
@@ -134,8 +136,20 @@ def _sort_by(keyfn: object, args: tuple[object, ...], limit: int | None) -> list
     if not _is_coll(coll):
         raise PtcError("type_error", f"sort-by: expected a collection, got {kind_name(coll)}")
     items = seq_items(coll, "sort-by")
-    keys, getter = key_values_getter(keyfn, items, "sort-by")
-    return _arrange(items, keys, order, "sort-by", getter, limit)
+    part = _ENTRY_PARTS.get(keyfn) if type(keyfn) is FunctionType else None
+    if part is not None and (type(coll) is dict or type(coll) is PMap):
+        # `(sort-by val m)`, `(sort-by key m)`: the items are the map's fresh `[k v]`
+        # entries, so the builtin's value for each is its item at `part`; a C-level
+        # getter then computes the same keys (and lets a top n be a heap selection)
+        getter: Callable[[Any], Any] = itemgetter(part)
+        keys: list[object] = list(map(getter, items))
+        return _arrange(items, keys, order, "sort-by", getter, limit)
+    keys, getter_ = key_values_getter(keyfn, items, "sort-by")
+    return _arrange(items, keys, order, "sort-by", getter_, limit)
+
+
+#: The builtins `key` and `val` by the position they read in a map entry.
+_ENTRY_PARTS: dict[object, int] = {maps.key: 0, maps.val: 1}
 
 
 # `(take n (sort ...))` and `(take n (sort-by ...))` with a literal count n >= 1: the
