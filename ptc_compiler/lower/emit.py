@@ -47,7 +47,7 @@ from ptc_compiler.lower.ctx import (
     store,
 )
 from ptc_runtime.builtins.registry import BuiltinSpec
-from ptc_runtime.fastops import FAST_CALLS
+from ptc_runtime.fastops import FAST_CALLS, STR_FORMAT_LITERAL, STR_FORMAT_PARTS
 from ptc_runtime.values import Keyword, SymbolRef
 
 Sink = Callable[[ast.expr], list[ast.stmt]]
@@ -306,6 +306,10 @@ class Emitter:
             inline = self.inline(fn.name, node.args, exprs)
             if inline is not None:
                 return Lowered(stmts, inline)
+            if fn.name == "str":
+                formatted = str_format(node.args, exprs)
+                if formatted is not None:
+                    return Lowered(stmts, formatted)
             fast = FAST_CALLS.get(fn.name)
             if fast is not None and fast[0] == len(exprs):
                 if self.cx.numeric and fn.name in ARITH:
@@ -1151,6 +1155,25 @@ def simple_key(node: ir.Node) -> bool:
     if type(v) is float:
         return math.isfinite(v)
     return v is None or type(v) in (int, str) or isinstance(v, Keyword | SymbolRef)
+
+
+def str_format(args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
+    """`(str "id-" x ", " y)` as `rt_str_format('id-%s, %s', x, y)`: the string literals go
+    into a `%` format, so only the other parts are looked at per call (`strings_core.
+    str_format`, the same text and errors as `str` of all the parts); else None."""
+    if not 2 <= len(args) <= STR_FORMAT_PARTS:
+        return None
+    fmt: list[str] = []
+    others: list[ast.expr] = []
+    for a, e in zip(args, exprs, strict=True):
+        if type(a) is ir.Const and type(a.value) is str and len(a.value) <= STR_FORMAT_LITERAL:
+            fmt.append(a.value.replace("%", "%%"))
+        else:
+            fmt.append("%s")
+            others.append(e)
+    if not others or len(others) == len(exprs):  # no literal, or nothing but literals
+        return None
+    return helper("str_format", ast.Constant("".join(fmt)), *others)
 
 
 def number_test(name: str) -> ast.expr:

@@ -15,6 +15,7 @@ from typing import Any, Final
 from ptc_runtime.builtins import BUILTINS
 from ptc_runtime.builtins.aggregation import frequencies_mapcat
 from ptc_runtime.builtins.ordering import take_sort, take_sort_by
+from ptc_runtime.builtins.strings_core import str_format
 
 
 def _builtin(name: str) -> Callable[..., Any]:
@@ -122,11 +123,17 @@ FAST_CALLS: Final[dict[str, tuple[int, str]]] = {
     "dec": (1, "rt_dec1"),
 }
 
+#: `(str ...)` with string literals among at most this many parts, each literal at most
+#: `STR_FORMAT_LITERAL` characters, lowers to `rt_str_format` (see `str_format`).
+STR_FORMAT_PARTS: Final = 64
+STR_FORMAT_LITERAL: Final = 8192
+
 HELPERS: Final[dict[str, Callable[..., Any]]] = {
     "rt_add2": add2,
     "rt_take_sort": take_sort,
     "rt_take_sort_by": take_sort_by,
     "rt_frequencies_mapcat": frequencies_mapcat,
+    "rt_str_format": str_format,
     "rt_sub2": sub2,
     "rt_mul2": mul2,
     "rt_lt2": lt2,

@@ -6,6 +6,7 @@ their colon (decision 19), floats print as Java does (decision 2).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
@@ -82,6 +83,57 @@ def str_(*xs: object) -> str:
     if long and sum(map(len, parts)) > MAX_PRINT_CHARS:  # before join allocates
         return _checked_str(xs)
     return "".join(parts)
+
+
+def str_format(fmt: str, *xs: object) -> str:
+    """`(str ...)` with string literals among its parts (the compiler calls this): `fmt` is
+    the literals with `%` doubled and `%s` for each of the other parts, `xs`.
+
+    The same text and errors as `str_` of all the parts: when the parts print as `%s`
+    prints them (as in `str_`'s fast path), one formatting, its length checked after;
+    otherwise `str_` of the literals and parts in their order.
+    """
+    for x in xs:
+        t = type(x)
+        if t is str:
+            if len(x) > _SHORT:  # type: ignore[arg-type]
+                break
+        elif t is float:
+            if not (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3):  # type: ignore[operator]
+                break
+        elif t is not int or not -_SMALL_INT < x < _SMALL_INT:  # type: ignore[operator]
+            break
+    else:
+        text = fmt % xs
+        if len(text) <= MAX_PRINT_CHARS:
+            return text
+    pieces = _literal_pieces(fmt)
+    parts: list[object] = [pieces[0]]
+    for x, piece in zip(xs, pieces[1:], strict=True):
+        parts.append(x)
+        parts.append(piece)
+    return str_(*parts)
+
+
+@lru_cache(maxsize=256)
+def _literal_pieces(fmt: str) -> tuple[str, ...]:
+    """The literal text around each `%s` of a `str_format` format (`%%` is one `%`)."""
+    pieces: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(fmt):
+        if fmt[i] == "%":
+            if fmt[i + 1] == "%":
+                current.append("%")
+            else:  # `%s`
+                pieces.append("".join(current))
+                current = []
+            i += 2
+        else:
+            current.append(fmt[i])
+            i += 1
+    pieces.append("".join(current))
+    return tuple(pieces)
 
 
 #: `str` sums its parts' lengths only with more than `_FEW` parts or one over `_SHORT`
