@@ -46,14 +46,14 @@ _NO_MAP: Final[dict[Any, Any]] = {}
 class Owned(dict[int, object]):
     """id -> container, for the containers one linear loop owns (see the module docstring).
 
-    `plain` is one owned map whose keys are all strings without `_` (else `_NO_MAP`) and
-    `plain_n` its size when that was last checked. Owned maps only ever gain keys, so while
-    `len(plain) == plain_n` no other write has added a key since, and a new string key
-    needs no one-logical-key search there: the search looks for keywords and `_`
-    spellings, none of which such a map holds. It starts as an empty map that takes a
-    string key without `_`; a release forgets it, so `plain is m` also tells that `m` is
-    owned. `plain` is held, not its id, so a map built later at the same address can
-    never pass for it.
+    `plain` is one owned map whose keys are all strings without `_` (else `_NO_MAP`): a
+    new string key needs no one-logical-key search there, as the search looks for
+    keywords and `_` spellings, none of which such a map holds. It starts as an empty
+    map that takes a string key without `_` (`t_assoc1`); from then on every helper
+    that adds any other key to it forgets it (`t_assoc1`'s non-string keys, and the new
+    keys of `update` and `update-in`/`assoc-in`), and so does a release,
+    so `plain is m` also tells that `m` is owned. `plain` is held, not its id, so a map
+    built later at the same address can never pass for it.
 
     `paths` (None when empty) memoizes the prefix walks of `t_update_in2`: a tuple of
     string/keyword keys -> [the accumulator they were walked from, the owned map at
@@ -68,12 +68,11 @@ class Owned(dict[int, object]):
       finds (one logical key), so none of them can be added next to it.
     """
 
-    __slots__ = ("paths", "plain", "plain_n")
+    __slots__ = ("paths", "plain")
 
     def __init__(self, entries: dict[int, object]) -> None:
         super().__init__(entries)
         self.plain: dict[Any, Any] = _NO_MAP
-        self.plain_n = -1
         self.paths: dict[tuple[object, ...], list[Any]] | None = None
 
 
@@ -141,15 +140,13 @@ def t_assoc(owned: Owned, m: Any, *kvs: Any) -> Any:
 def t_assoc1(owned: Owned, m: Any, k: Any, v: Any) -> Any:
     """`(assoc m k v)` with one pair, the common case (the compiler calls it for that
     arity): `t_assoc` without the argument tuple and the loop over pairs."""
-    if owned.plain is m and type(k) is str and k not in m and owned.plain_n == len(m):
+    if owned.plain is m and type(k) is str and k not in m:
         # a new string key into the map being built (`(assoc m (:sku p) ...)`): `m` is
-        # owned (a release forgets `plain`) and its keys are all strings without `_`,
-        # so the one-logical-key search could find nothing, and no value is overwritten
+        # owned and its keys are all strings without `_` (see `Owned`), so the
+        # one-logical-key search could find nothing, and no value is overwritten
         m[k] = v
         if "_" in k:
             owned.plain = _NO_MAP
-        else:
-            owned.plain_n += 1
         return m
     if type(m) is not dict or id(m) not in owned:
         t = type(m)
@@ -163,7 +160,6 @@ def t_assoc1(owned: Owned, m: Any, k: Any, v: Any) -> Any:
                 m[k] = v
                 if "_" not in k:
                     owned.plain = m  # from now on the shortcut above
-                    owned.plain_n = 1
                 return m
             # `find_key`'s string search inline (a new key is the common case when a
             # map is built): the keyword spelling, then the `_` spellings
@@ -179,6 +175,8 @@ def t_assoc1(owned: Owned, m: Any, k: Any, v: Any) -> Any:
                     k = alt
     elif not ((tk is Keyword or tk is int) and k in m):  # exact key: no search
         k = map_write_key(m, k)
+        if m is owned.plain and k not in m:
+            owned.plain = _NO_MAP  # a key that is not a string
     if len(owned) == 1:  # only `m` is owned, so none of its values is: a plain store
         m[k] = v
     else:
@@ -196,6 +194,8 @@ def t_update(owned: Owned, m: Any, k: Any, f: Any, *args: Any) -> Any:
         m = _adopt(owned, m)
     found = find_key(m, k)
     if found is NOT_FOUND:
+        if m is owned.plain:
+            owned.plain = _NO_MAP  # a new key of any kind: see `Owned`
         m[to_key(k)] = fn(None, *args)
         return m
     old = m[found]
@@ -239,6 +239,8 @@ def _in_place_update_in(
             found = find_key(cur, k)
             if found is NOT_FOUND:
                 # a missing level: the persistent operation builds the fresh maps below it
+                if cur is owned.plain:
+                    owned.plain = _NO_MAP  # a new key of any kind: see `Owned`
                 rest = list(keys[i + 1 :])
                 cur[to_key(k)] = _maps._update_in(who, None, rest, _change(fn, args))
                 return m
@@ -266,6 +268,8 @@ def _in_place_update_in(
     else:
         found = find_key(cur, k)
         if found is NOT_FOUND:
+            if cur is owned.plain:
+                owned.plain = _NO_MAP  # a new key of any kind: see `Owned`
             cur[to_key(k)] = args[0] if fn is None else fn(None, *args)
             return m
         old = cur[found]
@@ -436,7 +440,8 @@ def t_update_in2(
 
 def _stored_key(m: dict[Any, Any], k: object) -> tuple[object, object]:
     """The stored key of `m` a flexible read of `k` finds and its value; a new key's
-    stored form and nil when there is none."""
+    stored form and nil when there is none (the caller stores it; `m` is below the
+    accumulator, so never `Owned.plain`)."""
     found = find_key(m, k)
     if found is NOT_FOUND:
         return to_key(k), None
