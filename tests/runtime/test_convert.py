@@ -402,3 +402,117 @@ def test_scan_of_a_value_whose_class_is_unhashable() -> None:
         with pytest.raises(PtcError, match="unsupported value") as info:
             from_host(bad)
         assert info.value.code == "tool_error"
+
+
+# ------------------------------------------------ the walk over long lists with odd items
+
+
+_ODD_ITEMS: list[object] = [(1, "a"), {1, 2}, A, PVec([1], 1), b"b", object(), _Str("s")]
+_ODD_ITEMS += [_Int(2), _Dict(a=1), {True: 1}, {1: "x"}, {b"k": 1}]
+
+
+def _long_tree(rnd: random.Random, depth: int, top: bool = True) -> object:
+    """Long lists and tuples (records, rows, scalars, nested long lists) with a few odd
+    items anywhere: converted ones, unsupported ones (errors), plain ones left as they are."""
+    roll = rnd.random()
+    if depth == 0 or roll < 0.2:
+        return rnd.choice(_ODD_ITEMS) if rnd.random() < 0.15 else rnd.choice(_PLAIN_LEAVES)
+    if roll < 0.3:
+        return {rnd.choice(["a", "b", 1, True, None, A, (1,)]): _long_tree(rnd, depth - 1, top)}
+    sizes = [0, 3, 127, 128, 129, 300, 1024, 1025, 2500] if top else [0, 3, 130, 300]
+    n = rnd.choice(sizes)
+    rec = {"k0": 1, "k1": "x"}
+    kind = rnd.random()
+    if kind < 0.4:  # records sharing key objects
+        items: list[object] = [{"k0": i, "k1": [i, "s"]} for i in range(n)]
+    elif kind < 0.6:  # the same plain record shared, and scalars
+        items = [rec if i % 2 else i for i in range(n)]
+    else:
+        items = [i for i in range(n)]
+    if n:
+        for _ in range(rnd.choice([0, 1, 2, 5])):  # odd or nested items anywhere
+            items[rnd.randrange(n)] = _long_tree(rnd, depth - 1, False)
+        if rnd.random() < 0.15:  # odd items in long stretches or most of the list
+            lo = rnd.randrange(n)
+            for j in range(lo, min(n, lo + rnd.choice([40, 100, n]))):
+                items[j] = rnd.choice(_ODD_ITEMS[:4] * 5 + _ODD_ITEMS)
+    return tuple(items) if rnd.random() < 0.2 else items
+
+
+def _containers(x: object) -> set[int]:
+    ids: set[int] = set()
+    stack = [x]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple, dict, set, frozenset)) and id(v) not in ids:
+            ids.add(id(v))
+            stack.extend(v.values() if isinstance(v, dict) else v)
+            if isinstance(v, dict):
+                stack.extend(v.keys())
+    return ids
+
+
+def _assert_same_output(a: object, b: object, inputs: set[int]) -> None:
+    """Equal values, and the same parts taken over from the input by identity."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        assert type(x) is type(y), (x, y)
+        assert id(x) not in inputs and id(y) not in inputs, (x, y)  # kept on one side only
+        if type(x) is list:
+            assert len(x) == len(y)  # type: ignore[arg-type]
+            stack.extend(zip(x, y, strict=True))  # type: ignore[call-overload]
+        elif type(x) is dict:
+            assert list(x) == list(y)  # type: ignore[call-overload]
+            stack.extend(zip(x.values(), y.values(), strict=True))  # type: ignore[attr-defined]
+        else:
+            assert x == y, (x, y)
+
+
+def _from_host_outcome(x: object) -> object:
+    try:
+        return from_host(x)
+    except PtcError as err:
+        return ("error", err.code, err.message)
+
+
+def test_walk_of_long_lists_agrees_with_the_item_by_item_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the walk keeps plain runs of long lists as they are and opens only the odd runs;
+    # values, shared parts and the first error must be those of opening every item
+    rnd = random.Random(4242)
+    runs = {"value": 0, "error": 0}
+    for i in range(400):
+        tree = _long_tree(rnd, rnd.randint(1, 3))
+        inputs = _containers(tree)
+        got = _from_host_outcome(tree)
+        with monkeypatch.context() as m:
+            m.setattr(convert, "_RUNS_FROM", 10**9)
+            want = _from_host_outcome(tree)
+        if type(want) is tuple and want and want[0] == "error":
+            assert got == want, i
+            runs["error"] += 1
+        else:
+            _assert_same_output(got, want, inputs)
+            runs["value"] += 1
+    assert runs["value"] > 200 and runs["error"] > 30, runs
+
+
+def test_walk_of_a_long_list_opens_only_odd_runs() -> None:
+    rows: list[object] = [{"id": i, "tags": ["a"]} for i in range(5000)]
+    rows[2600] = {"id": 2600, "tags": ("a",)}
+    assert convert._odd_positions(rows) == list(range(2592, 2624))
+    out: Any = from_host({"rows": rows})
+    assert out["rows"][2600] == {"id": 2600, "tags": ["a"]}
+    assert sum(o is r for o, r in zip(out["rows"], rows, strict=True)) == 4999
+    rows[4999] = {"id": 1, "bad": b"x"}
+    with pytest.raises(PtcError, match="host data contains an unsupported value"):
+        from_host({"rows": rows})
+    rows[3000] = [1, {b"k": 1}]
+    with pytest.raises(PtcError, match="unsupported map key"):
+        from_host({"rows": rows})  # the first of the two in order, as item by item
+    assert convert._odd_positions([(i,) for i in range(5000)]) is None  # mostly odd
+    assert convert._odd_positions(tuple(range(300))) == []
