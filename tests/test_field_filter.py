@@ -40,7 +40,17 @@ def _program(rnd: random.Random) -> str:
     fn = f"#{test}" if "%" in read else f"(fn [x] {test})"
     coll = rnd.choice(["data/xs"] * 6 + ["data/m", "data/n", "data/str", "(:xs data/w)"])
     call = f"({hof} {fn}\n  {coll})"
-    shape = rnd.choice(["{}", "(count {})", "(let [r {}] [r (count r)])", "((fn [] {}))"])
+    shape = rnd.choice(
+        [
+            "{}",
+            "(count {})",
+            "(let [r {}] [r (count r)])",
+            "((fn [] {}))",
+            # inside a fuel-driven loop, which holds the chunk the filter pulls from
+            "(loop [i 0 a 0] (if (< i 3) (recur (inc i) (+ a (count {}))) a))",
+            "(map (fn [j] (count {})) [1 2])",
+        ]
+    )
     return shape.format(call)
 
 
