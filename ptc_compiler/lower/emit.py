@@ -67,6 +67,15 @@ def assign_sink(name: str, then_break: bool) -> Sink:
     return sink
 
 
+def collect_item(acc: str, item: ast.expr) -> ast.stmt:
+    """`rt_append(acc, item)`: one element collected by a `for`/`map`/`mapv` loop into its
+    list. `rt_append` is `list.append`, a C method descriptor (about 20 ns per element
+    against 45 for `acc += [item]`, which builds a one-item list to extend by), in as many
+    AST nodes; the accumulator is always the list the loop made, and appending cannot fail.
+    """
+    return ast.Expr(helper("append", ast.Name(acc, LOAD), item))
+
+
 class Emitter:
     """Lowers the nodes of one program; `builtins` names each builtin's global."""
 
@@ -681,8 +690,7 @@ class Emitter:
             if not node.collect:
                 return self.effect(node.body)
             low = self.expr(node.body)
-            item = ast.List([low.expr], LOAD)
-            return [*low.stmts, ast.AugAssign(store(acc), ast.Add(), item)]
+            return [*low.stmts, collect_item(acc, low.expr)]
         clause = node.clauses[i]
         rest = self.for_clauses(node, i + 1, acc)
         match clause:

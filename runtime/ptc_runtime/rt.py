@@ -279,4 +279,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_type": type,
     "rt_int": int,
     "rt_float": float,
+    # A collecting loop (`for`, `map`/`mapv` with a literal fn) adds each element with
+    # `rt_append(acc, x)` (see `emit.collect_item`): the C method descriptor, no frame.
+    "rt_append": list.append,
 }
