@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 import ptc_compiler
 from ptc_compiler import pr_str, run
 from ptc_compiler.lower import emit
+from ptc_runtime import context, fieldfilter
 from ptc_runtime.collections import PMap
 from ptc_runtime.values import keyword
 
@@ -123,3 +125,42 @@ def test_field_filter_values(src: str, want: list[Any]) -> None:
     assert "rt_filter_field" in ptc_compiler.compile(src).python_source
     res = run(src, data={"xs": xs})
     assert res.ok and res.value == want and res.steps == 4
+
+
+def _pull_like_a_worker(module: dict[str, Any], steps: int) -> None:
+    """What a pmap worker's element checks do to the module's `FUEL` (pull, refill)."""
+    ctx = context.current()
+    for _ in range(steps):
+        for _t in module["FUEL"]:
+            break
+        else:
+            module["FUEL"] = ctx.refill(module["FUEL"], module["CREDIT"])
+
+
+@pytest.mark.parametrize("worker_steps", [1, 3000, 9000])
+def test_a_chunk_refilled_by_another_worker_meanwhile(
+    worker_steps: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pmap workers pull from the module's one `FUEL`: while the filter tests elements, a
+    # worker may use up and refill the chunk the filter was given. Then the filter goes on
+    # with the module's new chunk, as the loop's next pull would (the old one is already
+    # accounted): every step is counted once.
+    xs = [{"s": "a" if i % 3 else "b"} for i in range(20_000)]
+    src = '(count (filter (fn [x] (= (:s x) "a")) data/xs))'
+    assert "rt_filter_field" in ptc_compiler.compile(src).python_source
+    plain = run(src, data={"xs": xs}, timeout_ms=None)
+    calls = 0
+    matching = fieldfilter._matching
+
+    def interleaved(*args: Any) -> list[object]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:  # the generated code's frame is two up (filter_field's caller)
+            _pull_like_a_worker(sys._getframe(2).f_globals, worker_steps)
+        return matching(*args)
+
+    monkeypatch.setattr(fieldfilter, "_matching", interleaved)
+    got = run(src + " ", data={"xs": xs}, timeout_ms=None)
+    assert calls > 1
+    assert got.ok and got.value == plain.value
+    assert got.steps == plain.steps + worker_steps

@@ -14,10 +14,18 @@ testing earlier or later is invisible; an empty chunk refills exactly where the 
 would (the same `refill`, charging the element's step, checking the budget, deadline
 and cancel token), so an exhausted budget fails at the same element with the same
 count. The caller rebinds `FUEL` to the chunk handed back.
+
+The chunk is the calling module's `FUEL` as it is *now*, read again before each pull and
+stored back at once after a refill (from the caller's frame, whose globals are the
+module's): pmap/pcalls workers pull from that same global, and a worker that refilled
+meanwhile has accounted the chunk this call was given and handed out a new one, which
+the loop's next pull would take. Holding on to the old chunk charged it a second time
+and orphaned the new one's steps (step counts off by up to a chunk).
 """
 
 from __future__ import annotations
 
+import sys
 from itertools import islice, repeat
 from operator import countOf, length_hint
 from typing import Any, Final
@@ -49,8 +57,14 @@ def filter_field(
     items = seq_items(coll, "for")
     n = len(items)
     out: list[object] = []
+    # the module's globals, whose `FUEL` is `fuel` (called from generated code); anything
+    # else (a direct call) keeps the chunk here
+    module = sys._getframe(1).f_globals
+    if module.get("FUEL") is not fuel:
+        module = {"FUEL": fuel}
     i = 0
     while i < n:
+        fuel = module["FUEL"]  # the chunk now: a parallel worker may have refilled it
         left = _left(fuel) if type(fuel) is _REPEAT else length_hint(fuel)
         if left:
             # pull up to the steps the elements left need; counted as taken, since a
@@ -59,11 +73,11 @@ def filter_field(
             if not m:
                 continue
         else:  # the loop's pull found the chunk empty: refill, charging this element
-            fuel = context.current().refill(fuel, credit)
+            module["FUEL"] = context.current().refill(fuel, credit)
             m = 1
         out += _matching(items[i : i + m] if i or m < n else items, k, name, lit, keep_equal)
         i += m
-    return fuel, out
+    return module["FUEL"], out
 
 
 def _matching(part: Any, k: object, name: str, lit: object, keep_equal: bool) -> list[object]:
