@@ -41,6 +41,18 @@ class LoopTarget:
     idents: tuple[str, ...]
 
 
+@dataclass(slots=True)
+class KGetter:
+    """A loop element whose constant keyword reads may go through a getter chosen per
+    element (`Emitter.keyword_getter`): the reads made through it, each as (the call, its
+    map, keyword and name, default), so that the getter's temporary can be named once it
+    is made, and too few reads can be put back as `rt_kfield` calls."""
+
+    reads: list[tuple[ast.Call, ast.expr, ast.expr, str, list[ast.expr]]] = field(
+        default_factory=list
+    )
+
+
 @dataclass
 class Ctx:
     """Fresh names, hoisted definitions and the lexical facts lowering tracks."""
@@ -59,6 +71,8 @@ class Ctx:
     component: bool = False
     #: The targets and arguments of the module's one `kA, kB, ... = rt_kws('a', 'b', ...)`.
     keywords: tuple[list[ast.expr], list[ast.expr]] | None = None
+    #: Loop elements of the current Python function read through a per-element getter.
+    kgetters: dict[str, KGetter] = field(default_factory=dict)
 
     def fresh(self, prefix: str = "t") -> str:
         self.counter += 1

@@ -95,6 +95,20 @@ def kfield(m: object, k: object, name: str, default: object = None) -> object:
     return get_flexible(m, k, default)
 
 
+def kfield_other(m: object, key: object, default: object = None) -> object:
+    """The getter of an element that is not a plain dict in a loop whose element is read
+    by constant keywords (`t = rt_dget if rt_type(x) is rt_dict else rt_kother`, then each
+    read `t(x, k, t(x, 'name', default))`; see `emit.Emitter.keyword_getter`).
+
+    For a dict that is `kfield`'s two probes. For anything else the inner call, given the
+    name string, hands its default on untouched, and the outer one, given the keyword,
+    reads flexibly with it: exactly `kfield(m, k, name, default)`.
+    """
+    if type(key) is str:
+        return default
+    return get_flexible(m, key, default)
+
+
 def call(f: object, *args: object) -> object:
     """Call any PTC callable: fns and builtins directly, keywords/maps/sets as functions."""
     if type(f) in _PLAIN_CALLABLES:
@@ -282,4 +296,9 @@ HELPERS: Final[dict[str, Any]] = {
     # A collecting loop (`for`, `map`/`mapv` with a literal fn) adds each element with
     # `rt_append(acc, x)` (see `emit.collect_item`): the C method descriptor, no frame.
     "rt_append": list.append,
+    # Keyword reads of a loop element (`emit.Emitter.keyword_getter`): the
+    # getter is chosen once per element, `rt_dget` (C, no frame) or `rt_kother`.
+    "rt_dget": dict.get,
+    "rt_dict": dict,
+    "rt_kother": kfield_other,
 }

@@ -1,0 +1,191 @@
+"""A loop element read by `KGETTER_READS` or more constant keywords (names without `-`) in
+its loop's own Python function gets a getter chosen once per element
+(`Emitter.keyword_getter`): `t = rt_dget if rt_type(x) is rt_dict else rt_kother`, each
+read `t(x, k, t(x, 'name', default))`. The same values, output, errors (line:column) and
+steps as `rt_kfield` per read."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from ptc_compiler import api, pr_str
+from ptc_compiler.lower import emit
+from ptc_runtime import rt
+from ptc_runtime.values import keyword
+
+SELECT = "rt_dget if rt_type("
+
+
+@contextlib.contextmanager
+def field_reads() -> Iterator[None]:
+    """The reference: every constant keyword read as `rt_kfield`."""
+    saved = emit.KGETTER_READS
+    emit.KGETTER_READS = 10**9
+    try:
+        yield
+    finally:
+        emit.KGETTER_READS = saved
+
+
+def _outcome(src: str, data: dict[str, object], max_steps: int) -> str:
+    res = api.run(src, data=data, max_steps=max_steps)
+    head = f"steps {res.steps} output {res.output!r} "
+    if res.ok:
+        return head + "ok " + pr_str(res.value)
+    assert res.error is not None
+    err = res.error
+    return head + f"error {err.kind} {err.code} {err.line}:{err.column}: {err.message}"
+
+
+def _both(src: str, data: dict[str, object], max_steps: int) -> tuple[str, str, str]:
+    new = _outcome(src + "\n; getter", data, max_steps)
+    with field_reads():
+        old = _outcome(src + "\n; kfield", data, max_steps)
+        assert SELECT not in api.compile(src + "\n; kfield").python_source
+    return new, old, api.compile(src + "\n; getter").python_source
+
+
+# Items of every kind a loop can meet: host dicts with string keys, maps with keyword
+# keys, both spellings (the keyword wins), nil values, persistent maps, non-maps.
+ITEMS = [
+    "{:a 1 :b 2 :c 3}",
+    '{"a" 1 "b" 2 "c" 3}',
+    '{"a" 1 :a 9 "b" nil}',
+    "{:a nil :b false}",
+    "{}",
+    "nil",
+    "[1 2 3]",
+    '"abc"',
+    "7",
+    "#{:a :b}",
+    '(assoc {"a" 4} :b 5)',
+    '(into {} [[:a 1] ["b" 2]])',
+    "(zipmap [:a :b :c] (range 3))",
+    '{"c" [1 2] :d 1}',
+    "data/host",
+]
+HOST = [
+    {"a": 1, "b": 2.5, "c": "x"},
+    {"b": None},
+    {},
+    {"a": [1, 2], "c": {"a": 3}},
+    {"a-b": 1, "a_b": 2},
+]
+
+
+def _read(rnd: random.Random, x: str) -> str:
+    k = rnd.choice([":a", ":b", ":c", ":d", ":a-b"])
+    form = rnd.randrange(4)
+    if form == 0:
+        return f"({k} {x})"
+    if form == 1:
+        return f"({k} {x} :dflt)"
+    if form == 2:
+        return f"(get {x} {k})"
+    return f'(get {x} {k} (do (println "d") 0))'
+
+
+def _body(rnd: random.Random, x: str) -> str:
+    reads = [_read(rnd, x) for _ in range(rnd.randint(1, 5))]
+    if rnd.random() < 0.2:  # a read inside a nested fn (another Python function)
+        reads.append(f"((fn [y] (:a {x})) 0)")
+    if rnd.random() < 0.2:  # a read on a branch
+        reads.append(f"(if (map? {x}) (:b {x}) (:c {x}))")
+    return f"[{' '.join(reads)}]"
+
+
+def _program(rnd: random.Random) -> str:
+    coll = f"[{' '.join(rnd.choice(ITEMS) for _ in range(rnd.randint(0, 6)))}]"
+    kind = rnd.randrange(6)
+    if kind == 0:
+        return f"(map (fn [x] {_body(rnd, 'x')}) {coll})"
+    if kind == 1:
+        return f"(mapv #(do {_body(rnd, '%')}) {coll})"
+    if kind == 2:
+        return f"(filter (fn [x] (first {_body(rnd, 'x')})) {coll})"
+    if kind == 3:
+        return f"(for [x {coll} :let [r {_body(rnd, 'x')}] :when (some? r)] r)"
+    if kind == 4:  # a linear reduce: the fn's element is the loop element
+        return f"(reduce (fn [m x] (assoc m (count m) {_body(rnd, 'x')})) {{}} {coll})"
+    inner = f"(for [y [1 2]] {_body(rnd, 'x')})"
+    return f"(defn f [xs] (for [x xs] {inner}))\n(f {coll})"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_reads_agree_with_field_reads(seed: int) -> None:
+    rnd = random.Random(seed)
+    selected = 0
+    for _ in range(60):
+        src = _program(rnd)
+        data = {"host": rnd.choice(HOST)}
+        budget = rnd.choice([10_000_000, 10_000_000, 4, 9])
+        new, old, code = _both(src, data, budget)
+        assert new == old, src
+        selected += SELECT in code
+    assert selected > 20
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "(map (fn [p] (str (:a p) (:b p) (:c p))) data/xs)",
+        "(mapv #(vector (get % :a) (:b % 0) (:a %)) data/xs)",
+        "(for [p data/xs :when (:a p)] [(:b p) (:c p)])",
+        "(for [p data/xs q [1 2]] [(:b p) (:c p) (:a p)])",
+        "(reduce (fn [m e] (assoc m (:a e) [(:b e) (:c e)])) {} data/xs)",
+    ],
+)
+def test_elements_read_three_times_get_a_getter(src: str) -> None:
+    code = api.compile(src).python_source
+    assert code.count(SELECT) == 1
+    assert "rt_kfield(" not in code
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "(map (fn [p] (str (:a p) (:b p))) data/xs)",  # two reads
+        "(map (fn [p] [(:a p) (:b-c p) (:d-e p)]) data/xs)",  # names with - read by rt_kget
+        "(map (fn [p] [(:a p) (sort-by (fn [q] [(:b p) (:c p)]) [1])]) data/xs)",  # nested fn
+        '(map (fn [p] [(:a p) (get p "b") (get p :c)]) data/xs)',  # a string key
+        "(let [p (first data/xs)] [(:a p) (:b p) (:c p)])",  # not a loop element
+    ],
+)
+def test_where_no_getter_is_made(src: str) -> None:
+    assert SELECT not in api.compile(src).python_source
+
+
+def test_a_getter_read_keeps_its_position() -> None:
+    src = "(mapv (fn [p]\n  [(:a p) (:b p)\n   (+ (:c p) 1)]) data/xs)"
+    data: dict[str, object] = {"xs": [{"a": 1, "b": 2, "c": 3}, {"a": 1, "c": "x"}]}
+    new, old, code = _both(src, data, 10_000_000)
+    assert SELECT in code
+    assert new == old
+    assert " 3:4:" in new
+
+
+def test_other_getter_is_kfield() -> None:
+    """`t(x, k, t(x, name, d))` with `rt_kother` is `kfield(x, k, name, d)` off dicts."""
+    rnd = random.Random(7)
+    values: list[object] = [
+        None,
+        1,
+        "ab",
+        [1, 2],
+        rt.HELPERS["rt_map"](keyword("a"), 1),
+        (1,),
+        2.5,
+        True,
+    ]
+    for m in values:
+        for name in ("a", "b", "0"):
+            k = keyword(name)
+            default = rnd.choice([None, 0, "d"])
+            other = rt.kfield_other
+            assert other(m, k, other(m, name, default)) == rt.kfield(m, k, name, default)
+    assert rt.HELPERS["rt_dget"] is dict.get
+    assert rt.HELPERS["rt_kother"] is rt.kfield_other
