@@ -983,6 +983,15 @@ def _rt_call(e: Emitter, n: ir.RtCall) -> Lowered:
     name = RT_FIXED_ARITY.get((n.helper, len(exprs)), n.helper)
     if name == "t_update_in2":
         exprs = update_in2_args(n.args, exprs)
+        rest1, rest2 = exprs[3], exprs[6]
+        if (
+            isinstance(rest1, ast.Tuple)
+            and isinstance(rest2, ast.Tuple)
+            and len(rest1.elts) == len(rest2.elts) == 1
+        ):
+            # one key left in each path: the keys themselves (`transient.t_update_in2k`)
+            name = "t_update_in2k"
+            exprs[3], exprs[6] = rest1.elts[0], rest2.elts[0]
     elif name in ("t_update", "t_update_in"):  # (owned, m, key or path, f, args...)
         exprs[3] = fast_update_fn(n.args[3], len(exprs) - 4, exprs[3])
     return Lowered(stmts, helper(name, *exprs))

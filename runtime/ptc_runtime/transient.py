@@ -35,6 +35,10 @@ from ptc_runtime.builtins import collections_ as _colls
 from ptc_runtime.builtins import maps as _maps
 from ptc_runtime.collections import PMap, as_fn, map_write_key, seq_items, to_key
 from ptc_runtime.errors import PtcError
+from ptc_runtime.fastops import add2 as _add2
+from ptc_runtime.fastops import dec1 as _dec1
+from ptc_runtime.fastops import inc1 as _inc1
+from ptc_runtime.fastops import sub2 as _sub2
 from ptc_runtime.lookup import NOT_FOUND, find_key
 from ptc_runtime.values import Keyword
 
@@ -80,6 +84,9 @@ _MISSING: Final = object()
 #: At most this many memoized prefix walks per loop (`Owned.paths`); then it starts over.
 _MAX_PATHS: Final = 4096
 _interned = Keyword._table  # name -> Keyword; read-only here (as in `lookup.find_key`)
+#: The operand types the fast helpers of `+`/`-` add and subtract with Python's operator
+#: when both operands have the same one (`fastops.add2`: never an OverflowError then).
+_NUM: Final = (int, float)
 
 
 def t_begin(*fresh: object) -> Owned:
@@ -438,6 +445,71 @@ def t_update_in2(
     return m
 
 
+def t_update_in2k(
+    owned: Owned,
+    m: Any,
+    prefix: tuple[Any, ...],
+    k1: Any,
+    f1: Any,
+    args1: Sequence[Any],
+    k2: Any,
+    f2: Any,
+    args2: Sequence[Any],
+) -> Any:
+    """`t_update_in2` with one key left after the prefix in each path (`rest1` is
+    `(k1,)`, `rest2` is `(k2,)`), the keys passed as they are (no tuple per call).
+
+    When the memo entry of `prefix` was walked from `m` and remembers `k1` and `k2`
+    (the second call of a prefix on), the two updates go straight to the keys found
+    there the last time (see `Owned`). An update fn that is the fast helper of `+`,
+    `-` (two ints or two floats), `inc` or `dec` (an int) is applied inline for such
+    values: exactly what the helper computes, without its call. Anything else runs
+    `t_update_in2`.
+    """
+    paths = owned.paths
+    if paths is not None:
+        try:
+            hit = paths.get(prefix)
+        except TypeError:  # a collection as a key: never memoized
+            hit = None
+        if hit is not None and hit[0] is m and hit[2] is k1 and hit[4] is k2:
+            cur = hit[1]
+            found = hit[3]
+            old = cur[found]
+            to = type(old)
+            if f1 is _add2 and len(args1) == 1 and to is type(a := args1[0]) and to in _NUM:
+                cur[found] = old + a
+            elif f1 is _inc1 and to is int and not args1:
+                cur[found] = old + 1
+            elif f1 is _sub2 and len(args1) == 1 and to is type(a := args1[0]) and to in _NUM:
+                cur[found] = old - a
+            elif f1 is _dec1 and to is int and not args1:
+                cur[found] = old - 1
+            else:
+                fn1 = f1 if type(f1) is FunctionType else as_fn(f1, "update-in")
+                if to is dict and id(old) in owned:
+                    _release(owned, old)  # handed to the update fn
+                cur[found] = fn1(old, *args1)
+            found = hit[5]
+            old = cur[found]
+            to = type(old)
+            if f2 is _add2 and len(args2) == 1 and to is type(a := args2[0]) and to in _NUM:
+                cur[found] = old + a
+            elif f2 is _inc1 and to is int and not args2:
+                cur[found] = old + 1
+            elif f2 is _sub2 and len(args2) == 1 and to is type(a := args2[0]) and to in _NUM:
+                cur[found] = old - a
+            elif f2 is _dec1 and to is int and not args2:
+                cur[found] = old - 1
+            else:
+                fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
+                if to is dict and id(old) in owned:
+                    _release(owned, old)  # handed to the update fn
+                cur[found] = fn2(old, *args2)
+            return m
+    return t_update_in2(owned, m, prefix, (k1,), f1, args1, (k2,), f2, args2)
+
+
 def _stored_key(m: dict[Any, Any], k: object) -> tuple[object, object]:
     """The stored key of `m` a flexible read of `k` finds and its value; a new key's
     stored form and nil when there is none (the caller stores it; `m` is below the
@@ -477,6 +549,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_t_update": t_update,
     "rt_t_update_in": t_update_in,
     "rt_t_update_in2": t_update_in2,
+    "rt_t_update_in2k": t_update_in2k,
     "rt_t_assoc_in": t_assoc_in,
     "rt_t_conj": t_conj,
 }
