@@ -513,6 +513,10 @@ class Emitter:
         ):
             return None
         acc, x = arity.params
+        if isinstance(init, ir.MapLit) and not init.pairs:
+            fields = assoc_fields(arity.body, acc, x)
+            if fields is not None:
+                return self.assoc_fields(node, acc, coll, *fields)
         fresh = True  # the start value is a new literal nothing else references
         if isinstance(init, ir.MapLit) and not init.pairs:
             ops = scan.MAP_ACCUMULATORS
@@ -553,6 +557,29 @@ class Emitter:
             at(node.span, loop),
         )
         return Lowered(stmts, load(acc))  # type: ignore[arg-type]
+
+    def assoc_fields(
+        self, node: ir.Call, acc: str, coll: ir.Node, k: Keyword, v: Keyword | None
+    ) -> Lowered:
+        """`(reduce (fn [m x] (assoc m (:k x) (:v x))) {} coll)` (see `assoc_fields`) as
+        `FUEL, m = rt_t_assoc_fields(m, coll, :k, 'k', :v, 'v', FUEL, CREDIT)`: the loop
+        in one call, the same steps (`transient.t_assoc_fields`). A statement at the
+        `reduce`, where the loop's errors (the collection, the budget) are placed."""
+        low = self.expr(coll)
+        value = helper(
+            "t_assoc_fields",
+            load(acc),
+            low.expr,
+            self.const(k),
+            ast.Constant(k.name),
+            NONE if v is None else self.const(v),
+            NONE if v is None else ast.Constant(v.name),
+            load(FUEL),
+            load(CREDIT),
+        )
+        stmt = ast.Assign([ast.Tuple([store(FUEL), store(acc)], STORE)], value)
+        start = assign(acc, ast.Dict([], []))
+        return Lowered((start, *low.stmts, at(node.span, stmt)), load(acc))  # type: ignore[arg-type]
 
     def inline(self, name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
         """A Python operator with exactly the builtin's semantics, or None."""
@@ -1012,6 +1039,29 @@ def update_in2_args(args: Sequence[ir.Node], exprs: list[ast.expr]) -> list[ast.
         if isinstance(more, ir.VectorLit):
             out[f] = fast_update_fn(args[f], len(more.items), out[f])
     return out
+
+
+def assoc_fields(body: ir.Node, acc: str, x: str) -> tuple[Keyword, Keyword | None] | None:
+    """(:k, :v) when `body` is `(assoc acc (:k x) (:v x))` (or `(get x :k)`), (:k, None)
+    for `(assoc acc (:k x) x)`, else None; only keywords without `-`, whose flexible
+    read of a dict is two probes (`rt.kfield`)."""
+    if not (
+        type(body) is ir.Call
+        and type(body.fn) is ir.BuiltinRef
+        and body.fn.name == "assoc"
+        and len(body.args) == 3
+    ):
+        return None
+    m, key, value = body.args
+    if not (type(m) is ir.Local and m.ident == acc):
+        return None
+    k = _field_read(key, x)
+    if k is None:
+        return None
+    if type(value) is ir.Local and value.ident == x:
+        return k, None
+    v = _field_read(value, x)
+    return None if v is None else (k, v)
 
 
 def fast_update_fn(fn: ir.Node, extra: int, low: ast.expr) -> ast.expr:

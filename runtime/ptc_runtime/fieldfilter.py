@@ -26,6 +26,7 @@ and orphaned the new one's steps (step counts off by up to a chunk).
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator, Sequence
 from itertools import islice, repeat
 from operator import countOf, length_hint
 from typing import Any, Final
@@ -55,13 +56,25 @@ def filter_field(
     nil or boolean (as `emit.inline_equality` compiles it).
     """
     items = seq_items(coll, "for")
-    n = len(items)
     out: list[object] = []
     # the module's globals, whose `FUEL` is `fuel` (called from generated code); anything
     # else (a direct call) keeps the chunk here
     module = sys._getframe(1).f_globals
     if module.get("FUEL") is not fuel:
         module = {"FUEL": fuel}
+    for part in fuel_parts(items, module, credit):
+        out += _matching(part, k, name, lit, keep_equal)
+    return module["FUEL"], out
+
+
+def fuel_parts(
+    items: Sequence[object], module: dict[str, Any], credit: context.Credit
+) -> Iterator[Sequence[object]]:
+    """`items` in consecutive parts, each yielded once its elements' steps (one per
+    element) are pulled from `module["FUEL"]`: what a loop pulling a step per element
+    takes, in the same order, refilling (and failing) at the same element (see the
+    module docstring). Whatever runs per part must not fail or have effects."""
+    n = len(items)
     i = 0
     while i < n:
         fuel = module["FUEL"]  # the chunk now: a parallel worker may have refilled it
@@ -75,9 +88,8 @@ def filter_field(
         else:  # the loop's pull found the chunk empty: refill, charging this element
             module["FUEL"] = context.current().refill(fuel, credit)
             m = 1
-        out += _matching(items[i : i + m] if i or m < n else items, k, name, lit, keep_equal)
+        yield items[i : i + m] if i or m < n else items
         i += m
-    return module["FUEL"], out
 
 
 def _matching(part: Any, k: object, name: str, lit: object, keep_equal: bool) -> list[object]:

@@ -27,10 +27,12 @@ the value keeps seeing it unchanged. A container overwritten by a write is relea
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from types import FunctionType
 from typing import Any, Final
 
+from ptc_runtime import context
 from ptc_runtime.builtins import collections_ as _colls
 from ptc_runtime.builtins import maps as _maps
 from ptc_runtime.collections import PMap, as_fn, map_write_key, seq_items, to_key
@@ -39,7 +41,8 @@ from ptc_runtime.fastops import add2 as _add2
 from ptc_runtime.fastops import dec1 as _dec1
 from ptc_runtime.fastops import inc1 as _inc1
 from ptc_runtime.fastops import sub2 as _sub2
-from ptc_runtime.lookup import NOT_FOUND, find_key
+from ptc_runtime.fieldfilter import fuel_parts
+from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible
 from ptc_runtime.values import Keyword
 
 #: `Owned.plain` when there is none: a map no program ever holds (never nil, which a
@@ -87,6 +90,7 @@ _interned = Keyword._table  # name -> Keyword; read-only here (as in `lookup.fin
 #: The operand types the fast helpers of `+`/`-` add and subtract with Python's operator
 #: when both operands have the same one (`fastops.add2`: never an OverflowError then).
 _NUM: Final = (int, float)
+_STR_ONLY: Final = frozenset((str,))
 
 
 def t_begin(*fresh: object) -> Owned:
@@ -525,6 +529,55 @@ def t_assoc_in(owned: Owned, m: Any, path: object, v: Any) -> Any:
     return _in_place_update_in(owned, "assoc-in", m, path, None, (v,))
 
 
+def t_assoc_fields(
+    m: dict[Any, Any],
+    coll: object,
+    kk: Keyword,
+    kname: str,
+    vk: Keyword | None,
+    vname: str | None,
+    fuel: context.Fuel,
+    credit: context.Credit,
+) -> tuple[context.Fuel, dict[Any, Any]]:
+    """`(reduce (fn [m x] (assoc m (:k x) (:v x))) {} coll)` (`vk` None: `x` itself as
+    the value; keywords whose names have no `-`), the whole loop in one call: `m` is the
+    fresh `{}`, and the fuel chunk to continue with is handed back (`fieldfilter`).
+
+    Each element costs the step the loop pulls for it, taken from the same chunks in
+    the same order (`fieldfilter.fuel_parts`); the keyword reads (`rt.kfield`) and the
+    `assoc` into a map cannot fail or have effects, so running them a part at a time
+    changes nothing. A part whose keys are all strings without `_` going into the plain
+    map (see `Owned`) is one `dict.update`: there a new key needs no one-logical-key
+    search and an existing one is the key itself, overwritten in place, as `t_assoc1`
+    stores them; any other part runs `t_assoc1` element by element.
+    """
+    items = seq_items(coll, "reduce")
+    owned = t_begin(m)
+    module = sys._getframe(1).f_globals  # the caller's `FUEL` (see `fieldfilter`)
+    if module.get("FUEL") is not fuel:
+        module = {"FUEL": fuel}
+    for part in fuel_parts(items, module, credit):
+        keys = [x.get(kk, x.get(kname)) if type(x) is dict else get_flexible(x, kk) for x in part]
+        if vk is None:
+            vals: Sequence[object] = part
+        else:
+            vals = [
+                x.get(vk, x.get(vname)) if type(x) is dict else get_flexible(x, vk) for x in part
+            ]
+        if (
+            (owned.plain is m or not m)
+            and len(owned) == 1  # so no value of `m` is owned (nothing to release)
+            and _STR_ONLY.issuperset(map(type, keys))
+            and "_" not in "".join(keys)  # type: ignore[arg-type]
+        ):
+            m.update(zip(keys, vals, strict=True))
+            owned.plain = m
+        else:
+            for k, v in zip(keys, vals, strict=True):
+                m = t_assoc1(owned, m, k, v)
+    return module["FUEL"], m
+
+
 def t_conj(owned: Owned, v: list[Any], *xs: Any) -> list[Any]:
     """`(conj v x ...)` on the loop's vector (a fresh `[]`), in place; copied once if it
     was read out whole (`(get-in v [])`) since."""
@@ -552,4 +605,5 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_t_update_in2k": t_update_in2k,
     "rt_t_assoc_in": t_assoc_in,
     "rt_t_conj": t_conj,
+    "rt_t_assoc_fields": t_assoc_fields,
 }
