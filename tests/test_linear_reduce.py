@@ -680,12 +680,12 @@ def test_fused_walk_arguments_are_tuples() -> None:
     body = "(-> t (update-in [:a (:r e) :n] + (:v e)) (update-in [:a (:r e) :m] inc))"
     code = ptc_compiler.compile(f"(reduce (fn [t e] {body}) {{}} [])").python_source
     assert re.search(r"rt_t_update_in2k\(t1, v1_t, \(k2, [^\n]*\), k\d, rt_add2, \(", code), code
-    assert re.search(r",\), k\d, rt_inc1, \(\)\)", code), code
+    assert re.search(r",\), k\d, rt_inc1, \(\), 1, 25\)", code), code  # the first's position
     # more than one key left in a path: the key vectors as tuples
     body = "(-> t (update-in [:a (:r e) :n :o] + (:v e)) (update-in [:a (:r e) :m] inc))"
     code = ptc_compiler.compile(f"(reduce (fn [t e] {body}) {{}} [])").python_source
     assert re.search(r"rt_t_update_in2\(t1, v1_t, \(k2, [^\n]*\), \(k\d, k\d\), rt_add2, \(", code)
-    assert re.search(r",\), \(k\d,\), rt_inc1, \(\)\)", code), code
+    assert re.search(r",\), \(k\d,\), rt_inc1, \(\), 1, 25\)", code), code
 
 
 def test_memoized_walks_start_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -718,8 +718,8 @@ def test_memoized_walks_start_over_when_full(monkeypatch: pytest.MonkeyPatch) ->
 # two ints, two floats (`+`/`-`) or an int (`inc`/`dec`). Random event streams that come
 # back to the same prefixes with old values and arguments of every kind (ints, floats,
 # huge ints next to floats, booleans, nil, strings), other fns in between, leaves set to
-# any value between walks, and leaf keys that change between events; values, errors and step counts must
-# agree with the plain `reduce`.
+# any value between walks, and leaf keys that change between events; values, errors with
+# their positions and step counts must agree with the plain `reduce`.
 INLINE_FNS = [("+", " (:v e)"), ("-", " (:v e)"), ("inc", ""), ("dec", ""), ("+", " 1.5")]
 INLINE_OTHER = [("(fnil + 0)", " (:v e)"), ("max", " (:v e)"), ("(fn [o] (if o (inc o) 1))", "")]
 INLINE_VALUES = [
@@ -773,7 +773,7 @@ def _exact_outcome(src: str) -> tuple[object, ...]:
         return ("ok", pr_str(res.value), res.steps)
     assert res.error is not None
     e = res.error
-    return ("error", e.code, e.message, res.steps)
+    return ("error", e.code, e.message, e.line, e.column, res.steps)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -827,3 +827,16 @@ def test_inline_update_fns_see_any_value_a_memoized_leaf_holds(fn: str) -> None:
                 plain = f"(let [f (fn [t e] {body})] (reduce f {init} {events}))"
                 assert "rt_t_update_in2k(" in ptc_compiler.compile(inline).python_source
                 assert _exact_outcome(inline) == _exact_outcome(plain), inline
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fused_update_ins_place_errors_where_unfused(seed: int) -> None:
+    # an error of the first update (its fn, a missing fn, a bad level of its walk) is
+    # placed at the first `update-in`, one of the second at the second, one raised in a
+    # fn literal's body there, as when each `update-in` is a call of its own
+    fused = 0
+    for inline, plain in _fused_programs(100 + seed, 50):
+        inline, plain = inline.replace("(-> t ", "(-> t\n "), plain.replace("(-> t ", "(-> t\n ")
+        fused += "rt_t_update_in2" in ptc_compiler.compile(inline).python_source
+        assert _exact_outcome(inline) == _exact_outcome(plain), inline
+    assert fused > 25

@@ -408,6 +408,9 @@ def fuse_update_ins(inner: ir.Node, args: tuple[ir.Node, ...], span: Span) -> ir
             ir.VectorLit(p2[n:], path2.span),
             f2,
             ir.VectorLit(args2, span),
+            # the first update-in's position, where its errors are placed
+            ir.Const(inner.span.line, span),
+            ir.Const(inner.span.col, span),
         ),
         span,
     )

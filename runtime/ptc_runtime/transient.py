@@ -312,6 +312,8 @@ def t_update_in2(
     rest2: Sequence[Any],
     f2: Any,
     args2: Sequence[Any],
+    line1: int | None = None,
+    col1: int | None = None,
 ) -> Any:
     """`(-> m (update-in (into prefix rest1) f1 args1...) (update-in (into prefix rest2) f2
     args2...))` with the shared `prefix` walked once (the compiler fuses two such
@@ -326,127 +328,155 @@ def t_update_in2(
 
     A prefix of string and keyword keys that led to owned maps is memoized (`Owned.paths`):
     the next walk of the same keys from the same accumulator goes straight to its end.
+
+    `line1`:`col1` is the first `update-in`'s position: an error of the first update
+    (its fn, its walk) is placed there, as unfused, unless generated code below raised
+    it (a fn literal's body places its own errors); the call's own is the second's.
     """
-    fn1 = f1 if type(f1) is FunctionType else as_fn(f1, "update-in")
-    key = prefix if type(prefix) is tuple else tuple(prefix)
-    paths = owned.paths
-    hit = None
-    if paths is not None:
-        try:
-            hit = paths.get(key)
-        except TypeError:  # a collection as a key: never memoized
-            pass
-    if hit is not None and hit[0] is m:
-        cur: Any = hit[1]
-        entry = hit
-    else:
-        cur = entry = None
-        t = type(m)
-        if t is dict or t is PMap:
-            if t is not dict or id(m) not in owned:
-                m = _adopt(owned, m)
-            cur = m
-            memo = True  # only string and keyword keys (equal tuples are the same keys)
-            for k in prefix:
-                tk = type(k)
-                # the same lookup as a level of `_in_place_update_in`
-                nxt: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
-                if nxt is not _MISSING:
-                    found: object = k
-                elif tk is Keyword and (nxt := cur.get(k.name, _MISSING)) is not _MISSING:
-                    found = k.name
-                else:
-                    memo = False
-                    found = find_key(cur, k)
-                    if found is NOT_FOUND:
-                        cur = None
-                        break
-                    nxt = cur[found]
-                tn = type(nxt)
-                if tn is dict:
-                    if id(nxt) not in owned:
+    second = False  # the first update is done: errors are the second's
+    try:
+        fn1 = f1 if type(f1) is FunctionType else as_fn(f1, "update-in")
+        key = prefix if type(prefix) is tuple else tuple(prefix)
+        paths = owned.paths
+        hit = None
+        if paths is not None:
+            try:
+                hit = paths.get(key)
+            except TypeError:  # a collection as a key: never memoized
+                pass
+        if hit is not None and hit[0] is m:
+            cur: Any = hit[1]
+            entry = hit
+        else:
+            cur = entry = None
+            t = type(m)
+            if t is dict or t is PMap:
+                if t is not dict or id(m) not in owned:
+                    m = _adopt(owned, m)
+                cur = m
+                memo = True  # only string and keyword keys (equal tuples are the same keys)
+                for k in prefix:
+                    tk = type(k)
+                    # the same lookup as a level of `_in_place_update_in`
+                    nxt: Any = cur.get(k, _MISSING) if tk is str or tk is Keyword else _MISSING
+                    if nxt is not _MISSING:
+                        found: object = k
+                    elif tk is Keyword and (nxt := cur.get(k.name, _MISSING)) is not _MISSING:
+                        found = k.name
+                    else:
+                        memo = False
+                        found = find_key(cur, k)
+                        if found is NOT_FOUND:
+                            cur = None
+                            break
+                        nxt = cur[found]
+                    tn = type(nxt)
+                    if tn is dict:
+                        if id(nxt) not in owned:
+                            nxt = _adopt(owned, nxt)
+                            cur[found] = nxt
+                    elif tn is PMap:
                         nxt = _adopt(owned, nxt)
                         cur[found] = nxt
-                elif tn is PMap:
-                    nxt = _adopt(owned, nxt)
-                    cur[found] = nxt
-                else:
-                    cur = None
-                    break
-                cur = nxt
-            if memo and cur is not None:
-                if paths is None:
-                    paths = owned.paths = {}
-                elif len(paths) >= _MAX_PATHS:
-                    paths.clear()
-                entry = paths[key] = [m, cur, _MISSING, None, _MISSING, None]
-        if cur is None:
-            m = _in_place_update_in(owned, "update-in", m, [*prefix, *rest1], fn1, tuple(args1))
-            fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
-            return _in_place_update_in(owned, "update-in", m, [*prefix, *rest2], fn2, tuple(args2))
-    # `cur` is owned and stays where it is: the first update only writes below it. The
-    # two updates are written out (the loop's whole work per event once the prefix is
-    # memoized); each remembers in the memo entry the key it found, which stays the key
-    # a read finds for as long as the entry lives (see `Owned`).
-    old: Any
-    if len(rest1) == 1:
-        k = rest1[0]
-        if entry is not None and entry[2] is k:  # found from `cur` the last time
-            found = entry[3]
-            old = cur[found]
-        else:  # the last step of `_in_place_update_in`
-            tk = type(k)
-            if tk is Keyword:
-                old = cur.get(k, _MISSING)
-                if old is _MISSING:
-                    found = k.name
-                    old = cur.get(found, _MISSING)
+                    else:
+                        cur = None
+                        break
+                    cur = nxt
+                if memo and cur is not None:
+                    if paths is None:
+                        paths = owned.paths = {}
+                    elif len(paths) >= _MAX_PATHS:
+                        paths.clear()
+                    entry = paths[key] = [m, cur, _MISSING, None, _MISSING, None]
+            if cur is None:
+                m = _in_place_update_in(owned, "update-in", m, [*prefix, *rest1], fn1, tuple(args1))
+                second = True
+                fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")
+                return _in_place_update_in(
+                    owned, "update-in", m, [*prefix, *rest2], fn2, tuple(args2)
+                )
+        # `cur` is owned and stays where it is: the first update only writes below it. The
+        # two updates are written out (the loop's whole work per event once the prefix is
+        # memoized); each remembers in the memo entry the key it found, which stays the key
+        # a read finds for as long as the entry lives (see `Owned`).
+        old: Any
+        if len(rest1) == 1:
+            k = rest1[0]
+            if entry is not None and entry[2] is k:  # found from `cur` the last time
+                found = entry[3]
+                old = cur[found]
+            else:  # the last step of `_in_place_update_in`
+                tk = type(k)
+                if tk is Keyword:
+                    old = cur.get(k, _MISSING)
                     if old is _MISSING:
-                        found, old = _stored_key(cur, k)
-                else:
+                        found = k.name
+                        old = cur.get(found, _MISSING)
+                        if old is _MISSING:
+                            found, old = _stored_key(cur, k)
+                    else:
+                        found = k
+                elif tk is str and (old := cur.get(k, _MISSING)) is not _MISSING:
                     found = k
-            elif tk is str and (old := cur.get(k, _MISSING)) is not _MISSING:
-                found = k
-            else:
-                found, old = _stored_key(cur, k)
-        if type(old) is dict and id(old) in owned:
-            _release(owned, old)  # handed to the update fn
-        cur[found] = fn1(old, *args1)
-        if entry is not None:
-            entry[2] = k
-            entry[3] = found
-    else:
-        _in_place_update_in(owned, "update-in", cur, list(rest1), fn1, tuple(args1))
-    fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")  # after, as unfused
-    if len(rest2) == 1:
-        k = rest2[0]
-        if entry is not None and entry[4] is k:  # found from `cur` the last time
-            found = entry[5]
-            old = cur[found]
-        else:  # the last step of `_in_place_update_in`
-            tk = type(k)
-            if tk is Keyword:
-                old = cur.get(k, _MISSING)
-                if old is _MISSING:
-                    found = k.name
-                    old = cur.get(found, _MISSING)
+                else:
+                    found, old = _stored_key(cur, k)
+            if type(old) is dict and id(old) in owned:
+                _release(owned, old)  # handed to the update fn
+            cur[found] = fn1(old, *args1)
+            if entry is not None:
+                entry[2] = k
+                entry[3] = found
+        else:
+            _in_place_update_in(owned, "update-in", cur, list(rest1), fn1, tuple(args1))
+        second = True
+        fn2 = f2 if type(f2) is FunctionType else as_fn(f2, "update-in")  # after, as unfused
+        if len(rest2) == 1:
+            k = rest2[0]
+            if entry is not None and entry[4] is k:  # found from `cur` the last time
+                found = entry[5]
+                old = cur[found]
+            else:  # the last step of `_in_place_update_in`
+                tk = type(k)
+                if tk is Keyword:
+                    old = cur.get(k, _MISSING)
                     if old is _MISSING:
-                        found, old = _stored_key(cur, k)
-                else:
+                        found = k.name
+                        old = cur.get(found, _MISSING)
+                        if old is _MISSING:
+                            found, old = _stored_key(cur, k)
+                    else:
+                        found = k
+                elif tk is str and (old := cur.get(k, _MISSING)) is not _MISSING:
                     found = k
-            elif tk is str and (old := cur.get(k, _MISSING)) is not _MISSING:
-                found = k
-            else:
-                found, old = _stored_key(cur, k)
-        if type(old) is dict and id(old) in owned:
-            _release(owned, old)  # handed to the update fn
-        cur[found] = fn2(old, *args2)
-        if entry is not None:
-            entry[4] = k
-            entry[5] = found
-    else:
-        _in_place_update_in(owned, "update-in", cur, list(rest2), fn2, tuple(args2))
-    return m
+                else:
+                    found, old = _stored_key(cur, k)
+            if type(old) is dict and id(old) in owned:
+                _release(owned, old)  # handed to the update fn
+            cur[found] = fn2(old, *args2)
+            if entry is not None:
+                entry[4] = k
+                entry[5] = found
+        else:
+            _in_place_update_in(owned, "update-in", cur, list(rest2), fn2, tuple(args2))
+        return m
+    except PtcError as err:
+        if not second and line1 is not None:
+            _at_first(err, line1, col1)
+        raise
+
+
+def _at_first(err: PtcError, line: int, col: int | None) -> None:
+    """Place `err` at the first fused `update-in` unless a generated frame raised it
+    (the executor places an error at the innermost generated frame of its traceback,
+    which without this is the call of the fused helper, at the second `update-in`)."""
+    from ptc_runtime.executor import GENERATED_FILENAME  # the executor imports this module
+
+    tb = err.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == GENERATED_FILENAME:
+            return
+        tb = tb.tb_next
+    err.at(line, col)
 
 
 def t_update_in2k(
@@ -459,6 +489,8 @@ def t_update_in2k(
     k2: Any,
     f2: Any,
     args2: Sequence[Any],
+    line1: int | None = None,
+    col1: int | None = None,
 ) -> Any:
     """`t_update_in2` with one key left after the prefix in each path (`rest1` is
     `(k1,)`, `rest2` is `(k2,)`), the keys passed as they are (no tuple per call).
@@ -490,10 +522,15 @@ def t_update_in2k(
             elif f1 is _dec1 and to is int and not args1:
                 cur[found] = old - 1
             else:
-                fn1 = f1 if type(f1) is FunctionType else as_fn(f1, "update-in")
-                if to is dict and id(old) in owned:
-                    _release(owned, old)  # handed to the update fn
-                cur[found] = fn1(old, *args1)
+                try:
+                    fn1 = f1 if type(f1) is FunctionType else as_fn(f1, "update-in")
+                    if to is dict and id(old) in owned:
+                        _release(owned, old)  # handed to the update fn
+                    cur[found] = fn1(old, *args1)
+                except PtcError as err:
+                    if line1 is not None:
+                        _at_first(err, line1, col1)  # see `t_update_in2`
+                    raise
             found = hit[5]
             old = cur[found]
             to = type(old)
@@ -511,7 +548,7 @@ def t_update_in2k(
                     _release(owned, old)  # handed to the update fn
                 cur[found] = fn2(old, *args2)
             return m
-    return t_update_in2(owned, m, prefix, (k1,), f1, args1, (k2,), f2, args2)
+    return t_update_in2(owned, m, prefix, (k1,), f1, args1, (k2,), f2, args2, line1, col1)
 
 
 def _stored_key(m: dict[Any, Any], k: object) -> tuple[object, object]:
