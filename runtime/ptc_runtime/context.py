@@ -13,7 +13,8 @@ import contextvars
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+import weakref
+from collections.abc import Callable, Iterator, Mapping, MutableSequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import length_hint
@@ -149,6 +150,14 @@ class RunContext:
     #: The run's last large `group-by` (`builtins.grouped.Grouping`): later plucks of a
     #: field from its groups read every item once, in input order.
     grouping: Any = None
+    #: The environment's earlier modules (`state.Environment.modules`: weak references to
+    #: their `program` functions, whose globals are the modules'), None for none kept.
+    modules: MutableSequence[weakref.ReferenceType[Any]] | None = None
+    #: While a run executes a module that has earlier modules beside it: the globals of
+    #: all of them. Their fns (a session's `defn`s, an initializer's) can be called in
+    #: this run, so they pull from the run's one chunk and credit iterator: a refill hands
+    #: its new chunk to every one of them (`link`). Shared with parallel workers.
+    linked: list[dict[str, Any]] | None = None
 
     def invoke_tool(self, name: str, args: object) -> object:
         """Call tool `name` with normalised JSON-like `args` through the run's invoker."""
@@ -165,6 +174,39 @@ class RunContext:
         except Exception as exc:  # the host's tool failed: bounded, without a traceback
             text = bound_message(str(exc) or type(exc).__name__, 300)
             raise PtcError("tool_error", f"tool/{name} failed: {text}") from None
+
+    def link(self, module: dict[str, Any]) -> None:
+        """Before `module` (a generated module's globals, `FUEL` and `CREDIT` set) runs:
+        the earlier modules still alive take its chunk and credit iterator, so every step
+        and loop credit of the run, in whichever module, comes from one chunk and one
+        credit iterator, accounted exactly as in a single module (a module kept its own
+        `FUEL` otherwise: a chunk of an earlier run, counted by no one)."""
+        mods = self.modules
+        if not mods:
+            return
+        kept = []
+        linked: list[dict[str, Any]] = []
+        for ref in mods:
+            program = ref()
+            if program is not None:  # a dead one went with its module's fns
+                kept.append(ref)
+                linked.append(program.__globals__)
+        mods[:] = kept
+        if not linked:
+            return
+        for g in linked:
+            g["FUEL"] = module["FUEL"]
+            g["CREDIT"] = module["CREDIT"]
+        linked.append(module)
+        self.linked = linked
+
+    def unlink(self, module: dict[str, Any]) -> None:
+        """After `module` ran (and was settled): it joins the earlier modules (while its
+        `program`, and so its globals, lives: its fns may be kept by the environment)."""
+        self.linked = None
+        program = module.get("program")
+        if self.modules is not None and program is not None:
+            self.modules.append(weakref.ref(program))
 
     def first_fuel(self) -> Fuel:
         """The initial fuel chunk for a run's generated code (the global `FUEL`)."""
@@ -216,6 +258,10 @@ class RunContext:
         n = chunk if chunk < left else left
         fuel = repeat(None, n)
         out[id(fuel)] = (fuel, n)
+        linked = self.linked
+        if linked is not None:  # every module of the run pulls from the new chunk
+            for module in linked:
+                module["FUEL"] = fuel
         return fuel
 
     def settle(self, fuel: object, credit: object) -> None:

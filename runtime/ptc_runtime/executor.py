@@ -114,6 +114,7 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
     g["NSC"] = ctx.nsc
     g["FUEL"] = ctx.first_fuel()
     g["CREDIT"] = context.fresh_credit()
+    ctx.link(g)  # earlier modules of the environment pull from the same chunk
     token = context.install(ctx)
     _gc_freeze.start()
     try:
@@ -142,6 +143,7 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
     finally:
         _gc_freeze.end()
         ctx.settle(g.get("FUEL"), g.get("CREDIT"))  # the steps of the last chunk count too
+        ctx.unlink(g)
         context.uninstall(token)
 
 

@@ -442,6 +442,7 @@ class Runtime:
             ns=env.ns,
             nsc=env.nsc,
             history=env.history,
+            modules=env.modules,
             max_output_bytes=limits.max_output_bytes,
             print_line_chars=limits.print_line_chars,
         )

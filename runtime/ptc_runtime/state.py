@@ -11,6 +11,7 @@ exceeded. Runs of one owner are serialised by `lock`.
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,10 @@ class Environment:
     discard: bool = False  # set when the initializer failed: the env is dropped
     lock: threading.Lock = field(default_factory=threading.Lock)
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (id(value), bytes)
+    #: The modules run in this environment, as weak references to their `program`
+    #: functions (a module lives while any of its fns does): a later run's steps in their
+    #: fns are its own (`RunContext.link`).
+    modules: list[weakref.ReferenceType[Any]] = field(default_factory=list)
     _snap: tuple[dict[str, Any], dict[str, Any]] | None = None
 
     def begin(self) -> None:

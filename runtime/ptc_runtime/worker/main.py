@@ -288,6 +288,7 @@ class Worker:
             ns=env.ns,
             nsc=env.nsc,
             history=env.history,
+            modules=env.modules,
             max_output_bytes=self.limits.max_output_bytes,
             print_line_chars=self.limits.print_line_chars,
         )
