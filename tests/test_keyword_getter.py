@@ -1,5 +1,6 @@
-"""A loop element read by `KGETTER_READS` or more constant keywords (names without `-`) in
-its loop's own Python function gets a getter chosen once per element
+"""A loop element (or a parameter of a fn that does not `recur`) read by `KGETTER_READS` or
+more constant keywords (names without `-`) in its own Python function gets a getter chosen
+once per element
 (`Emitter.keyword_getter`): `t = rt_dget if rt_type(x) is rt_dict else rt_kother`, each
 read `t(x, k, t(x, 'name', default))`. The same values, output, errors (line:column) and
 steps as `rt_kfield` per read."""
@@ -100,7 +101,7 @@ def _body(rnd: random.Random, x: str) -> str:
 
 def _program(rnd: random.Random) -> str:
     coll = f"[{' '.join(rnd.choice(ITEMS) for _ in range(rnd.randint(0, 6)))}]"
-    kind = rnd.randrange(6)
+    kind = rnd.randrange(9)
     if kind == 0:
         return f"(map (fn [x] {_body(rnd, 'x')}) {coll})"
     if kind == 1:
@@ -111,8 +112,15 @@ def _program(rnd: random.Random) -> str:
         return f"(for [x {coll} :let [r {_body(rnd, 'x')}] :when (some? r)] r)"
     if kind == 4:  # a linear reduce: the fn's element is the loop element
         return f"(reduce (fn [m x] (assoc m (count m) {_body(rnd, 'x')})) {{}} {coll})"
-    inner = f"(for [y [1 2]] {_body(rnd, 'x')})"
-    return f"(defn f [xs] (for [x xs] {inner}))\n(f {coll})"
+    if kind == 5:
+        inner = f"(for [y [1 2]] {_body(rnd, 'x')})"
+        return f"(defn f [xs] (for [x xs] {inner}))\n(f {coll})"
+    if kind == 6:  # a fn's parameters
+        return f"(defn f [x z] [{_body(rnd, 'x')} {_body(rnd, 'z')}])\n(map f {coll} {coll})"
+    if kind == 7:  # a recurring fn: its parameter is rebound
+        body = _body(rnd, "x")
+        return f"(defn f [x n] (if (pos? n) (recur (first {coll}) (dec n)) {body}))\n(f 0 2)"
+    return f"(sort-by (fn [x] (str {_body(rnd, 'x')})) {coll})"
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -137,6 +145,8 @@ def test_random_reads_agree_with_field_reads(seed: int) -> None:
         "(for [p data/xs :when (:a p)] [(:b p) (:c p)])",
         "(for [p data/xs q [1 2]] [(:b p) (:c p) (:a p)])",
         "(reduce (fn [m e] (assoc m (:a e) [(:b e) (:c e)])) {} data/xs)",
+        "(defn f [p] [(:a p) (:b p 0) (get p :c)])\n(map f data/xs)",
+        "(sort-by (fn [p] [(:a p) (:b p) (:c p)]) data/xs)",
     ],
 )
 def test_elements_read_three_times_get_a_getter(src: str) -> None:
@@ -153,6 +163,9 @@ def test_elements_read_three_times_get_a_getter(src: str) -> None:
         "(map (fn [p] [(:a p) (sort-by (fn [q] [(:b p) (:c p)]) [1])]) data/xs)",  # nested fn
         '(map (fn [p] [(:a p) (get p "b") (get p :c)]) data/xs)',  # a string key
         "(let [p (first data/xs)] [(:a p) (:b p) (:c p)])",  # not a loop element
+        # a recurring fn rebinds its parameters
+        "(defn f [p n] (if (pos? n) (recur p (dec n)) [(:a p) (:b p) (:c p)]))\n(f {} 2)",
+        "(defn f [p q] [(:a p) (:b q) (:c p)])\n(f {} {})",  # two reads of each
     ],
 )
 def test_where_no_getter_is_made(src: str) -> None:

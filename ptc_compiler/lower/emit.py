@@ -366,7 +366,8 @@ class Emitter:
 
     def keyword_getter(self, ident: str, rest: Callable[[], list[ast.stmt]]) -> list[ast.stmt]:
         """The statements `rest()` lowers, in the body of a loop binding the element
-        `ident`, with the element's constant keyword reads (names without `-`) going
+        `ident` (or of a fn that does not `recur`, `ident` one of its parameters), with
+        the element's constant keyword reads (names without `-`) going
         through a getter chosen once per element:
         `t = rt_dget if rt_type(ident) is rt_dict else rt_kother`. On a plain dict each
         read is then two C-level `dict.get` calls instead of an `rt_kfield` frame (~40 ns
@@ -546,7 +547,8 @@ class Emitter:
         loop = ast.For(
             target=store(x),
             iter=helper("t_items", low_coll.expr),
-            body=[*fuel_check(), *self.keyword_getter(x, step)],
+            # the step is the fn's entry step: the budget runs out at the fn, as unfused
+            body=[at(fn.span, *fuel_check()), *self.keyword_getter(x, step)],
             orelse=[],
         )
         stmts = (
@@ -563,13 +565,13 @@ class Emitter:
     ) -> Lowered:
         """`(reduce (fn [m x] (assoc m (:k x) (:v x))) {} coll)` (see `assoc_fields`) as
         `FUEL, m = rt_t_assoc_fields(m, coll, :k, 'k', :v, 'v', FUEL, CREDIT)`: the loop
-        in one call, the same steps (`transient.t_assoc_fields`). A statement at the
-        `reduce`, where the loop's errors (the collection, the budget) are placed."""
+        in one call, the same steps (`transient.t_assoc_fields`). As unfused, a bad
+        collection fails at the `reduce` (`rt_t_items`), the budget at the fn."""
         low = self.expr(coll)
         value = helper(
             "t_assoc_fields",
             load(acc),
-            low.expr,
+            at(node.span, helper("t_items", low.expr)),
             self.const(k),
             ast.Constant(k.name),
             NONE if v is None else self.const(v),
@@ -579,7 +581,8 @@ class Emitter:
         )
         stmt = ast.Assign([ast.Tuple([store(FUEL), store(acc)], STORE)], value)
         start = assign(acc, ast.Dict([], []))
-        return Lowered((start, *low.stmts, at(node.span, stmt)), load(acc))  # type: ignore[arg-type]
+        fn = node.args[0]
+        return Lowered((start, *low.stmts, at(fn.span, stmt)), load(acc))  # type: ignore[arg-type]
 
     def inline(self, name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
         """A Python operator with exactly the builtin's semantics, or None."""
@@ -910,7 +913,15 @@ class Emitter:
             # The call's entry step is the first pass: no credit.
             return fuel_loop(loop_body, breaks=False, entry_free=False)
         self.cx.recur = None
-        return self.tail(arity.body, return_sink)
+        params = arity.params
+
+        def body(i: int) -> list[ast.stmt]:
+            # each parameter (never rebound: no `recur` here) may get a keyword getter
+            if i == len(params):
+                return self.tail(arity.body, return_sink)
+            return self.keyword_getter(params[i], lambda: body(i + 1))
+
+        return body(0)
 
     def recurs(self, arity: ir.FnArity) -> bool:
         """Whether a `recur` jumps to `arity` (its body then lowers to a `while` loop)."""
