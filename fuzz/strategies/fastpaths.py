@@ -240,13 +240,7 @@ def _outcome(src: str, data: dict[str, Any], max_steps: int, steps: bool) -> str
     else:
         assert res.error is not None
         err = res.error
-        where = f"{err.line}:{err.column}"
-        if "(reduce (fn" in src:
-            # known, older than these fast paths: the in-place reduce runs out of steps at
-            # the reduce (the plain one at the fn entry), and two fused update-ins fail at
-            # the second's position when a builtin update fn of the first fails
-            where = "?"
-        text = f"error {err.code} {where}: {err.message}"
+        text = f"error {err.code} {err.line}:{err.column}: {err.message}"
     return f"{text} | printed {res.output!r}" + (f" | steps {res.steps}" if steps else "")
 
 

@@ -544,11 +544,13 @@ class Emitter:
             low = self.expr(body)
             return [*low.stmts, assign(acc, low.expr)]
 
+        entry = fuel_check()
+        for s in entry:  # the fn's entry step: the budget runs out at the fn, as unfused
+            at(fn.span, s)
         loop = ast.For(
             target=store(x),
             iter=helper("t_items", low_coll.expr),
-            # the step is the fn's entry step: the budget runs out at the fn, as unfused
-            body=[at(fn.span, *fuel_check()), *self.keyword_getter(x, step)],
+            body=[*entry, *self.keyword_getter(x, step)],
             orelse=[],
         )
         stmts = (
@@ -568,10 +570,12 @@ class Emitter:
         in one call, the same steps (`transient.t_assoc_fields`). As unfused, a bad
         collection fails at the `reduce` (`rt_t_items`), the budget at the fn."""
         low = self.expr(coll)
+        items = helper("t_items", low.expr)
+        at(node.span, items)
         value = helper(
             "t_assoc_fields",
             load(acc),
-            at(node.span, helper("t_items", low.expr)),
+            items,
             self.const(k),
             ast.Constant(k.name),
             NONE if v is None else self.const(v),

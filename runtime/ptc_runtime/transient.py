@@ -568,7 +568,7 @@ def t_assoc_in(owned: Owned, m: Any, path: object, v: Any) -> Any:
 
 def t_assoc_fields(
     m: dict[Any, Any],
-    coll: object,
+    items: Sequence[object],
     kk: Keyword,
     kname: str,
     vk: Keyword | None,
@@ -578,7 +578,8 @@ def t_assoc_fields(
 ) -> tuple[context.Fuel, dict[Any, Any]]:
     """`(reduce (fn [m x] (assoc m (:k x) (:v x))) {} coll)` (`vk` None: `x` itself as
     the value; keywords whose names have no `-`), the whole loop in one call: `m` is the
-    fresh `{}`, and the fuel chunk to continue with is handed back (`fieldfilter`).
+    fresh `{}`, `items` are `coll`'s elements (`t_items`, called where a bad collection
+    fails), and the fuel chunk to continue with is handed back (`fieldfilter`).
 
     Each element costs the step the loop pulls for it, taken from the same chunks in
     the same order (`fieldfilter.fuel_parts`); the keyword reads (`rt.kfield`) and the
@@ -588,7 +589,6 @@ def t_assoc_fields(
     search and an existing one is the key itself, overwritten in place, as `t_assoc1`
     stores them; any other part runs `t_assoc1` element by element.
     """
-    items = seq_items(coll, "reduce")
     owned = t_begin(m)
     module = sys._getframe(1).f_globals  # the caller's `FUEL` (see `fieldfilter`)
     if module.get("FUEL") is not fuel:
