@@ -16,6 +16,7 @@ from ptc_compiler import pr_str, run
 from ptc_compiler.lower import emit
 from ptc_runtime.collections import PMap
 from ptc_runtime.values import keyword
+from tests.outcomes import outcome
 
 KEYS: list[Any] = [
     "a",
@@ -72,13 +73,8 @@ def _program(rnd: random.Random) -> str:
     return shape.format(call)
 
 
-def _outcome(src: str, data: dict[str, Any], max_steps: int) -> tuple[str, int]:
-    res = run(src, data=data, max_steps=max_steps, timeout_ms=None)
-    if res.ok:
-        return "ok " + pr_str(res.value), res.steps
-    assert res.error is not None
-    err = res.error
-    return f"error {err.code} {err.line}:{err.column}: {err.message}", res.steps
+def _outcome(src: str, data: dict[str, Any], max_steps: int) -> str:
+    return outcome(src, output=False, data=data, max_steps=max_steps, timeout_ms=None)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from ptc_compiler import api, pr_str
+from ptc_compiler import api
 from ptc_compiler.lower import emit
 from ptc_compiler.lower.ctx import LOAD, store
+from tests.outcomes import outcome
 
 
 def _augmented(acc: str, item: ast.expr) -> ast.stmt:
@@ -33,13 +34,7 @@ def augmented_collect() -> Iterator[None]:
 
 
 def _outcome(src: str, max_steps: int) -> str:
-    res = api.run(src, max_steps=max_steps)
-    head = f"steps {res.steps} output {res.output!r} "
-    if res.ok:
-        return head + "ok " + pr_str(res.value)
-    assert res.error is not None
-    err = res.error
-    return head + f"error {err.kind} {err.code} {err.line}:{err.column}: {err.message}"
+    return outcome(src, max_steps=max_steps)
 
 
 def _both(src: str, max_steps: int) -> tuple[str, str, str]:

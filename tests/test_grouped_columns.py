@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler import pr_str, run
+from ptc_compiler import run
 from ptc_compiler.lower import emit
 from ptc_runtime import context
 from ptc_runtime.builtins import grouped, keyed, sequences
 from ptc_runtime.builtins.aggregation import group_by
 from ptc_runtime.values import keyword
+from tests.outcomes import outcome
 
 PROGRAMS = [
     # the benchmark's shape: a sum per group
@@ -68,13 +69,8 @@ def _data(rnd: random.Random) -> list[Any]:
     return out
 
 
-def _outcome(src: str, data: dict[str, Any]) -> tuple[str, int]:
-    res = run(src, data=data, timeout_ms=None)
-    if res.ok:
-        return "ok " + pr_str(res.value), res.steps
-    assert res.error is not None
-    err = res.error
-    return f"error {err.code} {err.line}:{err.column}: {err.message}", res.steps
+def _outcome(src: str, data: dict[str, Any]) -> str:
+    return outcome(src, output=False, data=data, timeout_ms=None)
 
 
 @pytest.fixture

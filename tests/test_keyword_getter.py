@@ -13,10 +13,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from ptc_compiler import api, pr_str
+from ptc_compiler import api
 from ptc_compiler.lower import emit
 from ptc_runtime import rt
 from ptc_runtime.values import keyword
+from tests.outcomes import outcome
 
 SELECT = "rt_dget if rt_type("
 
@@ -33,13 +34,7 @@ def field_reads() -> Iterator[None]:
 
 
 def _outcome(src: str, data: dict[str, object], max_steps: int) -> str:
-    res = api.run(src, data=data, max_steps=max_steps)
-    head = f"steps {res.steps} output {res.output!r} "
-    if res.ok:
-        return head + "ok " + pr_str(res.value)
-    assert res.error is not None
-    err = res.error
-    return head + f"error {err.kind} {err.code} {err.line}:{err.column}: {err.message}"
+    return outcome(src, data=data, max_steps=max_steps)
 
 
 def _both(src: str, data: dict[str, object], max_steps: int) -> tuple[str, str, str]:
