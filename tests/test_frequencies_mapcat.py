@@ -11,13 +11,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from ptc_compiler import api, pr_str
+from ptc_compiler import api
 from ptc_compiler.lower import emit
 from ptc_runtime.builtins.aggregation import frequencies, frequencies_mapcat
 from ptc_runtime.builtins.higher_order import mapcat
 from ptc_runtime.collections import PVec, from_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.printer import pr_str as print_value
+from tests.outcomes import outcome
 
 
 @contextlib.contextmanager
@@ -30,23 +31,13 @@ def unfused() -> Iterator[None]:
         emit.Emitter.frequencies_of_mapcat = saved  # type: ignore[method-assign]
 
 
-def _outcome(src: str) -> str:
-    res = api.run(src, max_steps=100_000)
-    head = f"steps {res.steps} output {res.output!r} "
-    if res.ok:
-        return head + "ok " + pr_str(res.value)
-    assert res.error is not None
-    err = res.error
-    return head + f"error {err.kind} {err.code} {err.line}:{err.column}: {err.message}"
-
-
 def _both(src: str) -> tuple[str, str, str]:
     fused_src = src + "\n; fused"
-    fused = _outcome(fused_src)
+    fused = outcome(fused_src, max_steps=100_000)
     with unfused():
         plain_src = src + "\n; plain"
         api.compile(plain_src)  # compiled (and cached) without the rule
-        plain = _outcome(plain_src)
+        plain = outcome(plain_src, max_steps=100_000)
     return fused, plain, api.compile(fused_src).python_source
 
 

@@ -17,10 +17,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from ptc_compiler import api, pr_str
+from ptc_compiler import api
 from ptc_compiler.lower import emit, lower
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted, finalize
 from ptc_compiler.lower.ctx import call, load
+from tests.outcomes import outcome
 
 FIB = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))"
 
@@ -36,25 +37,15 @@ def plain_helper_calls() -> Iterator[None]:
         emit.Emitter.same_type_arith = saved  # type: ignore[method-assign]
 
 
-def _outcome(src: str) -> str:
-    res = api.run(src, max_steps=100_000)
-    head = f"steps {res.steps} output {res.output!r} "
-    if res.ok:
-        return head + "ok " + pr_str(res.value)
-    assert res.error is not None
-    err = res.error
-    return head + f"error {err.kind} {err.code} {err.line}:{err.column}: {err.message}"
-
-
 def _both(src: str) -> tuple[str, str, str]:
     """(new outcome, plain outcome, new Python source); the sources differ in a trailing
     comment so that each is compiled (and cached) under its own lowering."""
     new_src = src + "\n; new"
-    new = _outcome(new_src)
+    new = outcome(new_src, max_steps=100_000)
     with plain_helper_calls():
         old_src = src + "\n; plain"
         api.compile(old_src)  # compiled (and cached) under the plain lowering
-        old = _outcome(old_src)
+        old = outcome(old_src, max_steps=100_000)
     return new, old, api.compile(new_src).python_source
 
 

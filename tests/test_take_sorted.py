@@ -10,8 +10,9 @@ from operator import itemgetter
 import pytest
 
 import ptc_compiler
-from ptc_compiler import pr_str, run
+from ptc_compiler import run
 from ptc_runtime.builtins.keyed import natural_sorted
+from tests.outcomes import outcome
 
 ATOMS = ["1", "2", "2.5", "-1", "0", '"a"', '"b"', '"B"', ":k", "nil", "true", "##NaN", "[1]"]
 KEYFNS = [":p", '"p"', ":q", "(fn [m] (:p m))", "[:p]", "count", "identity"]
@@ -24,14 +25,6 @@ def _items(rnd: random.Random, uniform: bool) -> str:
     keys = ["p", "q"] if rnd.random() < 0.7 else ["q", "i"]  # :p in every map, or in none
     maps = ["{" + " ".join(f":{k} {rnd.choice(pool)}" for k in keys) + "}" for _ in range(n)]
     return "[" + " ".join(maps) + "]"
-
-
-def _outcome(src: str) -> str:
-    res = run(src)
-    if res.ok:
-        return "ok " + pr_str(res.value)
-    assert res.error is not None
-    return f"error {res.error.code} {res.error.line}:{res.error.column}: {res.error.message}"
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -54,7 +47,9 @@ def test_take_of_a_sort_agrees_with_the_full_sort(seed: int) -> None:
         assert "rt_take_sort" in ptc_compiler.compile(direct).python_source
         assert "rt_take_sort" not in ptc_compiler.compile(plain).python_source
         fused += 1
-        assert _outcome(direct) == _outcome(plain), direct
+        assert outcome(direct, steps=False, output=False) == outcome(
+            plain, steps=False, output=False
+        ), direct
     assert fused == 80
 
 

@@ -10,19 +10,11 @@ import pytest
 
 from ptc_compiler import api, pr_str
 from ptc_runtime.builtins import ordering
+from tests.outcomes import outcome
 
 VALUES = ["1", "2", "2.0", "-1", "0", "3.5", '"a"', '"b"', "nil", ":k", "##NaN", "[1]"]
 KEYS = [":a", ":b", ":c", '"d"', "1", "2.5", "true", "[1 2]", "nil", ":e", ":f"]
 COMPARATORS = ["", " <", " >", " :asc", " :desc", " compare", " (fn [a b] (> a b))"]
-
-
-def _outcome(src: str) -> str:
-    res = api.run(src)
-    head = f"steps {res.steps} "
-    if res.ok:
-        return head + "ok " + pr_str(res.value)
-    assert res.error is not None
-    return head + f"error {res.error.code} {res.error.line}:{res.error.column}: {res.error.message}"
 
 
 def _map(rnd: random.Random) -> str:
@@ -45,7 +37,7 @@ def test_key_and_val_agree_with_calling_them(seed: int) -> None:
         called = f"(sort-by #({part} %){cmp} {m})"
         if n is not None:
             direct, called = f"(take {n} {direct})", f"(take {n} {called})"
-        got, want = _outcome(direct), _outcome(called)
+        got, want = outcome(direct, output=False), outcome(called, output=False)
         # the fn literal takes a step per entry; everything else must be the same
         assert got.split(" ", 2)[2] == want.split(" ", 2)[2], direct
 
