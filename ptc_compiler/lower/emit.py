@@ -48,7 +48,12 @@ from ptc_compiler.lower.ctx import (
     store,
 )
 from ptc_runtime.builtins.registry import BuiltinSpec
-from ptc_runtime.fastops import FAST_CALLS, STR_FORMAT_LITERAL, STR_FORMAT_PARTS
+from ptc_runtime.fastops import (
+    FAST_CALLS,
+    STR_FORMAT_LITERAL,
+    STR_FORMAT_PARTS,
+    STR_FORMAT_UNROLLED,
+)
 from ptc_runtime.values import Keyword, SymbolRef
 
 Sink = Callable[[ast.expr], list[ast.stmt]]
@@ -1299,7 +1304,7 @@ def simple_key(node: ir.Node) -> bool:
 
 
 def str_format(args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
-    """`(str "id-" x ", " y)` as `rt_str_format('id-%s, %s', x, y)`: the string literals go
+    """`(str "id-" x ", " y)` as `rt_str_format2('id-%s, %s', x, y)`: the string literals go
     into a `%` format, so only the other parts are looked at per call (`strings_core.
     str_format`, the same text and errors as `str` of all the parts); else None."""
     if not 2 <= len(args) <= STR_FORMAT_PARTS:
@@ -1314,7 +1319,9 @@ def str_format(args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | Non
             others.append(e)
     if not others or len(others) == len(exprs):  # no literal, or nothing but literals
         return None
-    return helper("str_format", ast.Constant("".join(fmt)), *others)
+    # up to `STR_FORMAT_UNROLLED` parts: a helper taking that many positional arguments
+    name = f"str_format{len(others)}" if len(others) <= STR_FORMAT_UNROLLED else "str_format"
+    return helper(name, ast.Constant("".join(fmt)), *others)
 
 
 def number_test(name: str) -> ast.expr:

@@ -15,7 +15,13 @@ from typing import Any, Final
 from ptc_runtime.builtins import BUILTINS
 from ptc_runtime.builtins.aggregation import frequencies_mapcat
 from ptc_runtime.builtins.ordering import take_sort, take_sort_by
-from ptc_runtime.builtins.strings_core import str_format
+from ptc_runtime.builtins.strings_core import (
+    str_format,
+    str_format1,
+    str_format2,
+    str_format3,
+    str_format4,
+)
 
 
 def _builtin(name: str) -> Callable[..., Any]:
@@ -127,6 +133,8 @@ FAST_CALLS: Final[dict[str, tuple[int, str]]] = {
 #: `STR_FORMAT_LITERAL` characters, lowers to `rt_str_format` (see `str_format`).
 STR_FORMAT_PARTS: Final = 64
 STR_FORMAT_LITERAL: Final = 8192
+#: With 1 to this many non-literal parts, `rt_str_format1` ... `rt_str_format4` instead.
+STR_FORMAT_UNROLLED: Final = 4
 
 HELPERS: Final[dict[str, Callable[..., Any]]] = {
     "rt_add2": add2,
@@ -134,6 +142,10 @@ HELPERS: Final[dict[str, Callable[..., Any]]] = {
     "rt_take_sort_by": take_sort_by,
     "rt_frequencies_mapcat": frequencies_mapcat,
     "rt_str_format": str_format,
+    "rt_str_format1": str_format1,
+    "rt_str_format2": str_format2,
+    "rt_str_format3": str_format3,
+    "rt_str_format4": str_format4,
     "rt_sub2": sub2,
     "rt_mul2": mul2,
     "rt_lt2": lt2,

@@ -124,6 +124,8 @@ def test_common_parts_take_the_formatting_path(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(strings_core, "_checked_str", unexpected)
     parts = ("sku-1", ",", 12.5, ",", 42, "%s", -0.25, 10**18 - 1)
     assert strings_core.str_(*parts) == "sku-1,12.5,42%s-0.25999999999999999999"
+    # zeros print as repr does, and ints of any size within the digit limit
+    assert strings_core.str_(0.0, "|", -0.0, "|", 10**30) == "0.0|-0.0|1" + "0" * 30
     assert strings_core.str_() == ""
 
 
@@ -133,7 +135,7 @@ class _NoFormats:
 
 
 @pytest.mark.parametrize(
-    "odd", [None, True, 1e7, 1e-4, 0.0, math.nan, 10**18, keyword("k"), [1], "x" * 9000]
+    "odd", [None, True, 1e7, 1e-4, -0.000999, math.nan, math.inf, keyword("k"), [1], "x" * 9000]
 )
 def test_other_parts_print_part_by_part(odd: object, monkeypatch: pytest.MonkeyPatch) -> None:
     want = _part_by_part("a", odd, 1)

@@ -34,21 +34,26 @@ def str_(*xs: object) -> str:
     if n == 1 and type(xs[0]) is str:
         return xs[0]
     if n <= _FEW:
-        # Parts that print as Python's `%s` does: short strings, ints of a few digits,
-        # floats where `repr` is Java's text. Then one C-level formatting of all parts
-        # (its length is at most `_FEW` times the longest such part: checked after).
+        # Parts that print as Python's `%s` does: short strings, ints (over the
+        # interpreter's digit limit `%` raises ValueError: part by part, with its error),
+        # floats where `repr` is Java's text. Then one C-level formatting of all parts, its
+        # length checked after (a printed int may be long when a host lifts the limit).
         for x in xs:
             t = type(x)
             if t is str:
-                if len(x) > _SHORT:  # type: ignore[arg-type]
-                    break
+                if len(x) <= _SHORT:  # type: ignore[arg-type]
+                    continue
+            elif t is int:
+                continue
             elif t is float:
-                if not (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3):  # type: ignore[operator]
-                    break
-            elif t is not int or not -_SMALL_INT < x < _SMALL_INT:  # type: ignore[operator]
-                break
+                if 1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0:  # type: ignore[operator]
+                    continue
+            break
         else:
-            text = _FORMATS[n] % xs
+            try:
+                text = _FORMATS[n] % xs
+            except ValueError:
+                return _checked_str(xs)
             if len(text) <= MAX_PRINT_CHARS:
                 return text
             return _checked_str(xs)
@@ -91,22 +96,142 @@ def str_format(fmt: str, *xs: object) -> str:
 
     The same text and errors as `str_` of all the parts: when the parts print as `%s`
     prints them (as in `str_`'s fast path), one formatting, its length checked after;
-    otherwise `str_` of the literals and parts in their order.
+    otherwise `str_` of the literals and parts in their order. `str_format1` to
+    `str_format4` do the same for that many parts, with the test of each part unrolled.
     """
     for x in xs:
         t = type(x)
         if t is str:
-            if len(x) > _SHORT:  # type: ignore[arg-type]
-                break
+            if len(x) <= _SHORT:  # type: ignore[arg-type]
+                continue
+        elif t is int:
+            continue
         elif t is float:
-            if not (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3):  # type: ignore[operator]
-                break
-        elif t is not int or not -_SMALL_INT < x < _SMALL_INT:  # type: ignore[operator]
-            break
+            if 1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0:  # type: ignore[operator]
+                continue
+        break
     else:
-        text = fmt % xs
+        try:
+            text = fmt % xs
+        except ValueError:  # an int over the interpreter's digit limit
+            return _format_by_parts(fmt, xs)
         if len(text) <= MAX_PRINT_CHARS:
             return text
+    return _format_by_parts(fmt, xs)
+
+
+# `str_format` for one to four parts: a positional call (cheaper than packing `*xs`) and
+# each part tested inline, as `str_format`'s loop does: a string of at most `_SHORT`
+# characters, an int (a too-long one raises ValueError in `%`) or a float where `repr` is
+# Java's text. Measured: ~35 ns a part and ~50 ns a call less than the loop.
+
+
+def str_format1(fmt: str, a: object) -> str:
+    """`str_format(fmt, a)`."""
+    t = type(a)
+    if (
+        (t is str and len(a) <= _SHORT)  # type: ignore[arg-type]
+        or t is int
+        or (t is float and (1e-3 <= a < 1e7 or -1e7 < a <= -1e-3 or a == 0))  # type: ignore[operator]
+    ):
+        try:
+            text = fmt % a
+        except ValueError:
+            return _format_by_parts(fmt, (a,))
+        if len(text) <= MAX_PRINT_CHARS:
+            return text
+    return _format_by_parts(fmt, (a,))
+
+
+def str_format2(fmt: str, a: object, b: object) -> str:
+    """`str_format(fmt, a, b)`."""
+    t = type(a)
+    if (
+        (t is str and len(a) <= _SHORT)  # type: ignore[arg-type]
+        or t is int
+        or (t is float and (1e-3 <= a < 1e7 or -1e7 < a <= -1e-3 or a == 0))  # type: ignore[operator]
+    ):
+        t = type(b)
+        if (
+            (t is str and len(b) <= _SHORT)  # type: ignore[arg-type]
+            or t is int
+            or (t is float and (1e-3 <= b < 1e7 or -1e7 < b <= -1e-3 or b == 0))  # type: ignore[operator]
+        ):
+            try:
+                text = fmt % (a, b)
+            except ValueError:
+                return _format_by_parts(fmt, (a, b))
+            if len(text) <= MAX_PRINT_CHARS:
+                return text
+    return _format_by_parts(fmt, (a, b))
+
+
+def str_format3(fmt: str, a: object, b: object, c: object) -> str:
+    """`str_format(fmt, a, b, c)`."""
+    t = type(a)
+    if (
+        (t is str and len(a) <= _SHORT)  # type: ignore[arg-type]
+        or t is int
+        or (t is float and (1e-3 <= a < 1e7 or -1e7 < a <= -1e-3 or a == 0))  # type: ignore[operator]
+    ):
+        t = type(b)
+        if (
+            (t is str and len(b) <= _SHORT)  # type: ignore[arg-type]
+            or t is int
+            or (t is float and (1e-3 <= b < 1e7 or -1e7 < b <= -1e-3 or b == 0))  # type: ignore[operator]
+        ):
+            t = type(c)
+            if (
+                (t is str and len(c) <= _SHORT)  # type: ignore[arg-type]
+                or t is int
+                or (t is float and (1e-3 <= c < 1e7 or -1e7 < c <= -1e-3 or c == 0))  # type: ignore[operator]
+            ):
+                try:
+                    text = fmt % (a, b, c)
+                except ValueError:
+                    return _format_by_parts(fmt, (a, b, c))
+                if len(text) <= MAX_PRINT_CHARS:
+                    return text
+    return _format_by_parts(fmt, (a, b, c))
+
+
+def str_format4(fmt: str, a: object, b: object, c: object, d: object) -> str:
+    """`str_format(fmt, a, b, c, d)`."""
+    t = type(a)
+    if (
+        (t is str and len(a) <= _SHORT)  # type: ignore[arg-type]
+        or t is int
+        or (t is float and (1e-3 <= a < 1e7 or -1e7 < a <= -1e-3 or a == 0))  # type: ignore[operator]
+    ):
+        t = type(b)
+        if (
+            (t is str and len(b) <= _SHORT)  # type: ignore[arg-type]
+            or t is int
+            or (t is float and (1e-3 <= b < 1e7 or -1e7 < b <= -1e-3 or b == 0))  # type: ignore[operator]
+        ):
+            t = type(c)
+            if (
+                (t is str and len(c) <= _SHORT)  # type: ignore[arg-type]
+                or t is int
+                or (t is float and (1e-3 <= c < 1e7 or -1e7 < c <= -1e-3 or c == 0))  # type: ignore[operator]
+            ):
+                t = type(d)
+                if (
+                    (t is str and len(d) <= _SHORT)  # type: ignore[arg-type]
+                    or t is int
+                    or (t is float and (1e-3 <= d < 1e7 or -1e7 < d <= -1e-3 or d == 0))  # type: ignore[operator]
+                ):
+                    try:
+                        text = fmt % (a, b, c, d)
+                    except ValueError:
+                        return _format_by_parts(fmt, (a, b, c, d))
+                    if len(text) <= MAX_PRINT_CHARS:
+                        return text
+    return _format_by_parts(fmt, (a, b, c, d))
+
+
+def _format_by_parts(fmt: str, xs: tuple[object, ...]) -> str:
+    """`str_` of the literals of `fmt` and the parts `xs` in their order."""
     pieces = _literal_pieces(fmt)
     parts: list[object] = [pieces[0]]
     for x, piece in zip(xs, pieces[1:], strict=True):
