@@ -13,6 +13,7 @@ shapes, made endless, must still stop at the deadline and at a cancellation.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import repeat
 from operator import length_hint
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -230,8 +231,60 @@ def test_refill_charges_pulls_and_the_step_due() -> None:
     fresh = ctx.refill(fuel, credit)
     assert ctx.steps_used == 51
     pull(fresh, 7)
+    rest = length_hint(fresh)
+    pull(fresh, rest)
     ctx.refill(fresh, credit, 0)  # a loop: it takes its step from the next chunk
-    assert ctx.steps_used == 58
+    assert ctx.steps_used == 51 + 7 + rest
+
+
+def test_a_refill_of_a_chunk_with_steps_left_goes_on_with_it() -> None:
+    """A loop held an older chunk, and a call in its body refilled (or a pmap worker did):
+    the module's chunk has steps, so the loop's step (or the check's) comes from it, and
+    it is charged once, when it runs out."""
+    ctx, fuel, credit = ctx_with(10_000)
+    pull(fuel, 50)
+    fresh = ctx.refill(fuel, credit)
+    pull(fresh, 7)
+    assert ctx.refill(fresh, credit, 0) is fresh and ctx.steps_used == 51
+    assert ctx.refill(fresh, credit) is fresh and ctx.steps_used == 51  # its step: pulled
+    rest = length_hint(fresh)
+    pull(fresh, rest)
+    ctx.refill(fresh, credit)
+    assert ctx.steps_used == 51 + 8 + rest + 1
+
+
+def test_a_chunk_refilled_already_is_not_charged_again() -> None:
+    """A pmap worker read the module's chunk just before another worker's refill of it
+    (or stored it back late): its refill goes on with the chunk handed out in its place."""
+    ctx, fuel, credit = ctx_with(10_000)
+    ctx.shared.live_workers = 2  # refills remember the chunks they replace only then
+    pull(fuel, 50)
+    fresh = ctx.refill(fuel, credit)
+    assert ctx.steps_used == 51
+    assert ctx.refill(fuel, credit) is fresh  # the late one: its step comes from `fresh`
+    assert ctx.refill(fuel, credit, 0) is fresh
+    assert ctx.steps_used == 51
+    pull(fresh, length_hint(fresh))
+    newer = ctx.refill(fresh, credit)
+    size = 100  # the chunk after the first doubles
+    assert ctx.steps_used == 51 + size + 1
+    pull(newer, length_hint(newer))
+    ctx.refill(fuel, credit)  # two refills late: the chain leads to `newer`
+    assert ctx.steps_used == 51 + size + 1 + 200 + 1
+    ctx.settle(fuel, credit)  # the last chunk, reached from a late one, counts once
+    ctx.settle(fuel, credit)
+    assert ctx.steps_used == 51 + size + 1 + 200 + 1
+
+
+def test_refilled_chunks_are_forgotten_when_nothing_refers_to_them() -> None:
+    ctx, fuel, credit = ctx_with(10**9)
+    ctx.shared.live_workers = 2
+    held = fuel
+    for _ in range(2000):
+        pull(fuel, length_hint(fuel))
+        fuel = ctx.refill(fuel, credit)
+    assert held is not fuel and len(ctx.fuel_retired) <= 256
+    assert ctx.refill(held, credit) is fuel  # the one still held is remembered
 
 
 def test_refill_gives_back_the_loop_entries_credited_since_the_last_accounting() -> None:
@@ -266,7 +319,7 @@ def test_credits_are_counted_once_across_runs() -> None:
 def test_anything_but_a_credit_iterator_credits_nothing() -> None:
     ctx, fuel, _ = ctx_with(10_000)
     pull(fuel, 50)
-    ctx.refill(fuel, iter([]))  # type: ignore[arg-type]
+    ctx.refill(fuel, iter([]))
     assert ctx.steps_used == 51
 
 
@@ -352,7 +405,9 @@ LIB = """(ns lib "Loops in prelude code." {})
 
 
 @pytest.mark.parametrize("mode", ["in-process", "isolated"])
-def test_prelude_loops_are_charged_without_their_entries(mode: str) -> None:
+def test_prelude_loops_are_charged_without_their_entries(
+    mode: Literal["in-process", "isolated"],
+) -> None:
     """A prelude module has its own FUEL and CREDIT, shared by the runs calling it: its
     steps are exact to one fuel chunk per run (docs/preludes.md). Run after run, the loop
     entries in it stay free (charging them would add 3,000 steps a run here)."""
@@ -366,3 +421,31 @@ def test_prelude_loops_are_charged_without_their_entries(mode: str) -> None:
             assert abs(r.steps - exact) <= FUEL_CHUNK, r.steps
     finally:
         env.close()
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "(count (for [x (range n)] (* x 2)))",
+        "(loop [i 0] (if (< i n) (recur (inc i)) i))",
+        "(reduce + (map g (range n)))",
+    ],
+)
+def test_pmap_workers_refilling_one_chunk_count_every_step_once(shape: str) -> None:
+    """Workers pull from the module's one `FUEL` and refill it in turns; with the GIL
+    switching threads every 10 us, a worker often reads the chunk just before another
+    refills it, or stores a chunk back after another worker's refill (steps were off by
+    up to thousands in most runs)."""
+    n = 20_000
+    src = f"(defn g [x] (* x 2)) (reduce + (pmap (fn [n] {shape}) [{n} {n} {n} {n}]))"
+    plain = api.run(src.replace("pmap", "map"), timeout_ms=None)
+    assert plain.error is None, plain.error
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        for i in range(4):
+            r = api.run(f"{src} ;{i}", timeout_ms=None)
+            assert r.error is None and r.value == plain.value, r.error
+            assert r.steps == plain.steps
+    finally:
+        sys.setswitchinterval(interval)

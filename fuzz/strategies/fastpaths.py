@@ -10,8 +10,8 @@ plain-map shortcut), replaces `(get-in m [...])`'s literal-path helper by `get_i
 by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
 stored keys, and drops the map-entry keys of `sort-by`. Every observable must agree: the
 value, the error (code, message, line:column), the output and the step count (except
-under `pmap`, whose workers' step counts are only exact when they do not interleave), and
-the host data must be left as it was.
+for a failing `pmap`: the other workers stop wherever they are), and the host data must
+be left as it was.
 """
 
 from __future__ import annotations
@@ -241,7 +241,8 @@ def _outcome(src: str, data: dict[str, Any], max_steps: int, steps: bool) -> str
         assert res.error is not None
         err = res.error
         text = f"error {err.code} {err.line}:{err.column}: {err.message}"
-    return f"{text} | printed {res.output!r}" + (f" | steps {res.steps}" if steps else "")
+    counted = steps or res.ok
+    return f"{text} | printed {res.output!r}" + (f" | steps {res.steps}" if counted else "")
 
 
 def _frequencies(coll: object) -> dict[object, object]:

@@ -16,8 +16,8 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, MutableSequence
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import length_hint
+from itertools import islice, repeat
+from operator import countOf, length_hint
 from typing import Any, NoReturn
 
 from ptc_runtime.errors import Aborted, LimitExceeded, PtcError, bound_message
@@ -96,10 +96,12 @@ def idle_fuel() -> Fuel:
 class SharedRunState:
     """What a run shares with its parallel workers (guarded by `lock`)."""
 
-    __slots__ = ("live_workers", "lock", "tool_calls")
+    __slots__ = ("fuel_lock", "live_workers", "lock", "tool_calls")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        #: Held while a refill or settle accounts a chunk (`RunContext.refill`).
+        self.fuel_lock = threading.Lock()
         self.live_workers = 0
         self.tool_calls = 0
 
@@ -139,6 +141,12 @@ class RunContext:
     #: Fuel chunks handed out and not yet refilled: id -> (the iterator, its size). Shared
     #: with parallel workers (they pull from the same module globals).
     fuel_out: dict[int, tuple[Fuel, int]] = field(default_factory=dict)
+    #: Chunks refilled (empty, accounted): id -> (the iterator, the chunk handed out in its
+    #: place). A pmap worker may still hold one (read from the module's `FUEL` just before
+    #: another worker's refill, or stored back there late): its refill then goes on with
+    #: the chunk in use now. Shared with parallel workers; pruned in `refill`.
+    fuel_retired: dict[int, tuple[Fuel, Fuel]] = field(default_factory=dict)
+    retired_bound: int = 256
     chunk: int = 50  # current chunk size: starts small, adapts to the cost of iterations
     last_refuel: float = 0.0
     #: Calls a tool with normalised arguments; set by the seam (in-process or worker proxy).
@@ -239,42 +247,111 @@ class RunContext:
         loop's first pass, whose credit is already counted here: then `left` is at least
         1 whenever the run is still within its budget, so the same test holds.
 
+        A chunk is accounted only once it is empty (nothing can be pulled from it after),
+        under the run's `fuel_lock`, and remembered with the chunk handed out in its
+        place (`fuel_retired`). So when `fuel` is not empty (the held chunk was refilled
+        by a call in the loop's body, or by a pmap worker meanwhile) the step is taken
+        from it and it is handed back as it is; when it was refilled already (a worker
+        read it just before, or stored it back late), the refill goes on with the chunk
+        in use now: every chunk is charged once, for all its steps, whichever threads
+        pulled them.
+
         The accounting is `charge` written out for speed (a tight loop refills every few
         thousand steps, so each call and attribute read here is part of its guard cost).
         """
         out = self.fuel_out
-        entry = out.pop(id(fuel), None)
-        given = entry[1] if entry is not None and entry[0] is fuel else FUEL_CHUNK
-        spent = given - (_left(fuel) if type(fuel) is _REPEAT else length_hint(fuel))
-        credited = credits_taken(credit) if type(credit) is _REPEAT else 0
-        used = self.steps_used + (spent if spent > 0 else 0) + due - credited
-        self.steps_used = used
-        left = self.max_steps - used
-        if left < 0 or (left == 0 and due == 0):  # over, or a loop's next pass would be
-            if left == 0:
-                self.steps_used = used + 1
-            self.over_budget()
-        chunk = self.next_chunk()
-        n = chunk if chunk < left else left
-        fuel = repeat(None, n)
-        out[id(fuel)] = (fuel, n)
-        linked = self.linked
-        if linked is not None:  # every module of the run pulls from the new chunk
-            for module in linked:
-                module["FUEL"] = fuel
-        return fuel
+        with self.shared.fuel_lock:
+            entry = out.get(id(fuel))
+            if entry is None or entry[0] is not fuel:
+                fuel, entry = self._in_use(fuel)
+            if entry is not None:
+                # steps left: the loop pulls its step from it, a check's is taken here
+                if _left(fuel) and (not due or countOf(islice(fuel, 1), None)):  # type: ignore[arg-type]
+                    return fuel
+                del out[id(fuel)]
+                spent = entry[1]  # empty: all its steps were pulled
+            else:  # a chunk of no run here (a prelude's between runs): a full one
+                spent = FUEL_CHUNK - (_left(fuel) if type(fuel) is _REPEAT else length_hint(fuel))
+            credited = credits_taken(credit) if type(credit) is _REPEAT else 0
+            used = self.steps_used + (spent if spent > 0 else 0) + due - credited
+            self.steps_used = used
+            left = self.max_steps - used
+            if left < 0 or (left == 0 and due == 0):  # over, or a loop's next pass would be
+                if left == 0:
+                    self.steps_used = used + 1
+                self._retire(fuel, repeat(None, 0), 0)  # a late refill of it fails too
+                self.over_budget()
+            try:
+                chunk = self.next_chunk()
+            except PtcError:
+                self._retire(fuel, repeat(None, 0), 0)
+                raise
+            n = chunk if chunk < left else left
+            new = repeat(None, n)
+            out[id(new)] = (new, n)
+            if self.shared.live_workers:  # only a worker can pass a refilled chunk later
+                retired = self.fuel_retired
+                retired[id(fuel)] = (fuel, new)
+                if len(retired) > self.retired_bound:
+                    self._prune()
+            linked = self.linked
+            if linked is not None:  # every module of the run pulls from the new chunk
+                for module in linked:
+                    module["FUEL"] = new
+        return new
+
+    def _in_use(self, fuel: Fuel) -> tuple[Fuel, tuple[Fuel, int] | None]:
+        """The chunk handed out in place of `fuel` (through any refills since), with its
+        entry; `fuel` and None for a chunk this run never handed out."""
+        retired = self.fuel_retired
+        out = self.fuel_out
+        while True:
+            r = retired.get(id(fuel))
+            if r is None or r[0] is not fuel:
+                return fuel, None
+            fuel = r[1]
+            entry = out.get(id(fuel))
+            if entry is not None and entry[0] is fuel:
+                return fuel, entry
+
+    def _retire(self, fuel: Fuel, new: Fuel, n: int) -> None:
+        self.fuel_out[id(new)] = (new, n)
+        self.fuel_retired[id(fuel)] = (fuel, new)
+
+    def _prune(self) -> None:
+        """Forget the refilled chunks nothing but this table refers to any more (oldest
+        first, so a chunk whose predecessor goes is seen without it)."""
+        retired = self.fuel_retired
+        keys = list(retired)
+        for key in reversed(keys):  # newest first: a successor's successor is final already
+            fuel, new = retired[key]
+            after = retired.get(id(new))
+            if after is not None and after[0] is new:  # skip the refilled ones between
+                retired[key] = (fuel, after[1])
+        fuel = new = after = None  # type: ignore[assignment]  # (counted below otherwise)
+        for key in keys:
+            entry = retired[key]
+            # the table's tuple and getrefcount's argument: no module, frame or other
+            # entry holds it, so no refill can be passed it again
+            if sys.getrefcount(entry[0]) <= 2:
+                del retired[key]
+        self.retired_bound = max(256, 4 * len(retired))
 
     def settle(self, fuel: object, credit: object) -> None:
         """At the end of a run: count the steps pulled from its last chunk, less the loop
         entries credited since the last accounting (never raises).
 
-        A chunk this run no longer knows (a refill took it and failed) was accounted there,
-        and so were the credits on `credit`.
+        `fuel` may be a chunk refilled already (stored back late by a worker): the one in
+        use in its place is counted. A chunk this run no longer knows (a refill took it and
+        failed) was accounted there, and so were the credits on `credit`.
         """
         credited = credits_taken(credit, retire=True)
-        entry = self.fuel_out.get(id(fuel))
-        if entry is not None and entry[0] is fuel:
-            self.steps_used += self._spent(entry[0]) - credited
+        with self.shared.fuel_lock:
+            entry = self.fuel_out.get(id(fuel))
+            if entry is None or entry[0] is not fuel:
+                fuel, entry = self._in_use(fuel)  # type: ignore[arg-type]
+            if entry is not None:
+                self.steps_used += self._spent(fuel) - credited
 
     def charge(self, steps: int) -> int:
         """Account `steps` and check deadline and cancel; return the next fuel chunk.

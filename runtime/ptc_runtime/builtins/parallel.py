@@ -71,6 +71,7 @@ def _child(parent: RunContext, deadline: float | None, stop: _Stop) -> RunContex
     # Workers pull from the parent's fuel chunks (the module globals are shared): a
     # worker's refill charges the chunk's real size, known only from this table.
     child.fuel_out = parent.fuel_out
+    child.fuel_retired = parent.fuel_retired
     child.linked = parent.linked  # and from every module of the run (see `RunContext.link`)
     child.options = parent.options
     return child
