@@ -65,7 +65,7 @@ def _program(rnd: random.Random) -> str:
     binds = " ".join(f"{n} {rnd.choice(VALUES)}" for n in names)
     parts = [
         rnd.choice(LITERALS) if rnd.random() < 0.5 else rnd.choice(names)
-        for _ in range(rnd.randint(2, 7))
+        for _ in range(rnd.randint(1, 7))
     ]
     return f"(let [{binds}]\n  (str {' '.join(parts)}))"
 
@@ -74,22 +74,39 @@ def _program(rnd: random.Random) -> str:
 def test_random_str_calls_agree_with_plain_str(seed: int) -> None:
     rnd = random.Random(seed)
     helpers: set[str] = set()
-    formatted = 0
+    formatted = no_literal = 0
     for _ in range(80):
         src = _program(rnd)
         new, old, code = _both(src)
         assert new == old, src
         found = re.findall(r"rt_str_format\d?(?=\()", code)
+        no_literal += bool(re.search(r"rt_str_format\d\('(%s)+'", code))
         formatted += bool(found)
         helpers.update(found)
     assert formatted > 40
     assert {"rt_str_format", "rt_str_format1", "rt_str_format2", "rt_str_format3"} <= helpers
+    assert no_literal > 5
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_str_calls_without_literals_agree_with_plain_str(seed: int) -> None:
+    rnd = random.Random(100 + seed)
+    for _ in range(60):
+        n = rnd.randint(1, 5)
+        binds = " ".join(f"x{i} {rnd.choice(VALUES)}" for i in range(n))
+        parts = " ".join(f"x{rnd.randrange(n)}" for _ in range(n))
+        src = f"(let [{binds}]\n  (str {parts}))"
+        new, old, code = _both(src)
+        assert new == old, src
+        want = {1: "rt_str1(", 5: "b_str("}.get(n, f"rt_str_format{n}('{'%s' * n}'")
+        assert want in code, (src, code)
 
 
 @pytest.mark.parametrize(
     "src",
     [
-        "(let [x 1] (str x x))",  # no literal
+        "(let [x 1] (str x x x x x))",  # no literal and more than four parts
+        "(str)",
         '(str "a" "b")',  # nothing but literals
         '(str "a")',
         "(let [x 1] (str " + '"a" x ' * 40 + "))",  # more than 64 parts
@@ -173,6 +190,8 @@ def test_runtime_format_is_str_of_the_parts(
                 parts += [v, lit]
             assert strings_core._literal_pieces(fmt) == tuple(literals)
             want = _result(_part_by_part, *parts)
+            one = values[0]
+            assert _result(strings_core.str1, one) == _result(_part_by_part, one), one
             assert _result(strings_core.str_, *parts) == want, (fmt, values)
             assert _result(strings_core.str_format, fmt, *values) == want, (fmt, values)
             if n in UNROLLED:

@@ -1306,7 +1306,12 @@ def simple_key(node: ir.Node) -> bool:
 def str_format(args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
     """`(str "id-" x ", " y)` as `rt_str_format2('id-%s, %s', x, y)`: the string literals go
     into a `%` format, so only the other parts are looked at per call (`strings_core.
-    str_format`, the same text and errors as `str` of all the parts); else None."""
+    str_format`, the same text and errors as `str` of all the parts). Without literals,
+    `(str x y)` to `(str w x y z)` as `rt_str_format2('%s%s', x, y)` ... and `(str x)` as
+    `rt_str1(x)` (positional calls, cheaper than `b_str`'s); else None."""
+    if len(args) == 1:
+        a = args[0]
+        return None if type(a) is ir.Const and type(a.value) is str else helper("str1", *exprs)
     if not 2 <= len(args) <= STR_FORMAT_PARTS:
         return None
     fmt: list[str] = []
@@ -1317,7 +1322,12 @@ def str_format(args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | Non
         else:
             fmt.append("%s")
             others.append(e)
-    if not others or len(others) == len(exprs):  # no literal, or nothing but literals
+    if not others:  # nothing but literals
+        return None
+    if len(others) == len(exprs) and (
+        len(others) > STR_FORMAT_UNROLLED  # no literal: `b_str` is as fast with more parts
+        or any(type(a) is ir.Const and type(a.value) is str for a in args)  # a long literal
+    ):
         return None
     # up to `STR_FORMAT_UNROLLED` parts: a helper taking that many positional arguments
     name = f"str_format{len(others)}" if len(others) <= STR_FORMAT_UNROLLED else "str_format"

@@ -16,6 +16,7 @@ from ptc_runtime.builtins import BUILTINS
 from ptc_runtime.builtins.aggregation import frequencies_mapcat
 from ptc_runtime.builtins.ordering import take_sort, take_sort_by
 from ptc_runtime.builtins.strings_core import (
+    str1,
     str_format,
     str_format1,
     str_format2,
@@ -141,6 +142,7 @@ HELPERS: Final[dict[str, Callable[..., Any]]] = {
     "rt_take_sort": take_sort,
     "rt_take_sort_by": take_sort_by,
     "rt_frequencies_mapcat": frequencies_mapcat,
+    "rt_str1": str1,
     "rt_str_format": str_format,
     "rt_str_format1": str_format1,
     "rt_str_format2": str_format2,

@@ -90,6 +90,23 @@ def str_(*xs: object) -> str:
     return "".join(parts)
 
 
+def str1(x: object) -> str:
+    """`str_(x)`, `(str x)` (the compiler calls this): a string as it is (even one over the
+    bound, as `str_` gives it), an int or a float where `repr` is Java's text printed at
+    once, anything else by `str_`."""
+    t = type(x)
+    if t is str:
+        return x  # type: ignore[return-value]
+    if t is int:
+        try:
+            return f"{x}"  # `str_` gives one int's text whatever its length
+        except ValueError:  # over the interpreter's digit limit: `str_` raises its error
+            pass
+    elif t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0):  # type: ignore[operator]
+        return f"{x}"  # `repr`
+    return str_(x)
+
+
 def str_format(fmt: str, *xs: object) -> str:
     """`(str ...)` with string literals among its parts (the compiler calls this): `fmt` is
     the literals with `%` doubled and `%s` for each of the other parts, `xs`.
