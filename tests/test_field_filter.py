@@ -146,16 +146,20 @@ def test_a_chunk_refilled_by_another_worker_meanwhile(
     assert "rt_filter_field" in ptc_compiler.compile(src).python_source
     plain = run(src, data={"xs": xs}, timeout_ms=None)
     calls = 0
-    matching = fieldfilter._matching
 
-    def interleaved(*args: Any) -> list[object]:
-        nonlocal calls
-        calls += 1
-        if calls == 1:  # the generated code's frame is two up (filter_field's caller)
-            _pull_like_a_worker(sys._getframe(2).f_globals, worker_steps)
-        return matching(*args)
+    def interleaved(matching: Any) -> Any:
+        def test(*args: Any) -> list[object]:
+            nonlocal calls
+            calls += 1
+            if calls == 1:  # the generated code's frame is two up (filter_field's caller)
+                _pull_like_a_worker(sys._getframe(2).f_globals, worker_steps)
+            return matching(*args)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(fieldfilter, "_matching", interleaved)
+        return test
+
+    # either test: `xs` is a record list (`ptc_runtime.records`)
+    for name in ("_matching", "_matching_records"):
+        monkeypatch.setattr(fieldfilter, name, interleaved(getattr(fieldfilter, name)))
     got = run(src + " ", data={"xs": xs}, timeout_ms=None)
     assert calls > 1
     assert got.ok and got.value == plain.value

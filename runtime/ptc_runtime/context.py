@@ -120,6 +120,19 @@ class CancelToken:
         return self._event.is_set()
 
 
+class Records(dict[int, list[Any]]):
+    """A run's record lists (see `ptc_runtime.records`): id -> the list, held."""
+
+    __slots__ = ("bound",)
+    #: `records.register` prunes when a registry holds this many lists (then at twice
+    #: the number left).
+    FIRST_BOUND = 64
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bound = self.FIRST_BOUND
+
+
 @dataclass
 class RunContext:
     """Everything one run may read or write; never shared between runs."""
@@ -158,6 +171,9 @@ class RunContext:
     #: The run's last large `group-by` (`builtins.grouped.Grouping`): later plucks of a
     #: field from its groups read every item once, in input order.
     grouping: Any = None
+    #: Host lists proven to hold only maps with string keys (`ptc_runtime.records`),
+    #: registered by `convert.from_host`; shared with parallel workers.
+    records: Records = field(default_factory=Records)
     #: The environment's earlier modules (`state.Environment.modules`: weak references to
     #: their `program` functions, whose globals are the modules'), None for none kept.
     modules: MutableSequence[weakref.ReferenceType[Any]] | None = None

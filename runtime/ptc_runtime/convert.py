@@ -24,8 +24,10 @@ from itertools import chain, compress
 from typing import Any, Final
 
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec, kind_name, to_key
+from ptc_runtime.context import Records
 from ptc_runtime.errors import PtcError
 from ptc_runtime.printer import pr_str
+from ptc_runtime.records import current_registry, register
 from ptc_runtime.temporal import Temporal
 from ptc_runtime.values import Keyword, SymbolRef
 
@@ -188,20 +190,27 @@ _BLOCK: Final = 1024
 _RUN: Final = 32
 
 
-def from_host(x: object) -> object:
+def from_host(x: object, records: Records | None = None) -> object:
     """Host data as a PTC value; unsupported host types raise `tool_error`.
 
     JSON-shaped data (dicts with string keys, lists, scalars) is returned as the very same
-    object after one quick scan; only other shapes are rebuilt.
+    object after one quick scan; only other shapes are rebuilt. The record lists the scan
+    finds in such data are registered in `records` (by default the running program's;
+    see `ptc_runtime.records`).
     """
     t = type(x)
     if t in _SCALARS:
         return x
+    if records is None:
+        records = current_registry()
+    found: list[list[object]] | None = None if records is None else []
     try:
-        plain = _is_plain(x)
+        plain = _is_plain(x, found)
     except Exception:  # a host class's metaclass whose __hash__ fails: the walk says why
         plain = False
     if plain:
+        if found:
+            register(records, found)  # type: ignore[arg-type]
         return x
     return _walk(x, _host_open, _host_close)
 
@@ -209,7 +218,7 @@ def from_host(x: object) -> object:
 _PLAIN_VALUES: Final = frozenset({str, int, float, bool, type(None)})
 
 
-def _is_plain(root: object) -> bool:
+def _is_plain(root: object, records: list[list[object]] | None = None) -> bool:
     """True when `root` is JSON-shaped: usable as a PTC value without any change.
 
     This scans every value of tool results and run data, so it works level by level with
@@ -221,6 +230,10 @@ def _is_plain(root: object) -> bool:
     holds only dicts or only lists (a list of records, a map of lists) is taken whole,
     without a second look at each element's type, and a single such list is used as it is
     (it is only read).
+
+    `records` (if given) receives the lists of a level whose items are all dicts: when
+    the scan returns True, each of those dicts was found to have only `str` keys (at the
+    next level), so these are record lists (`ptc_runtime.records`).
     """
     dicts: Sequence[dict[object, object]] = ()
     lists: Sequence[list[object]] = ()
@@ -256,6 +269,8 @@ def _is_plain(root: object) -> bool:
                 values = _dict_values(dicts)
             _gather(value_kinds, values, next_dicts, next_lists)
         if lists and not item_kinds.isdisjoint(_CONTAINERS):
+            if records is not None and item_kinds == _ONLY_DICT:
+                records += lists
             items = lists[0] if len(lists) == 1 else list(chain.from_iterable(lists))
             _gather(item_kinds, items, next_dicts, next_lists)
         dicts = _joined(next_dicts)

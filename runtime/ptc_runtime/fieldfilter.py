@@ -34,6 +34,7 @@ from typing import Any, Final
 from ptc_runtime import context
 from ptc_runtime.collections import seq_items
 from ptc_runtime.lookup import get_flexible
+from ptc_runtime.records import add_derived, is_records
 
 _REPEAT: Final = type(repeat(None, 0))
 #: A chunk's steps left (`itertools.repeat`'s own length method, as `context` reads it).
@@ -62,8 +63,14 @@ def filter_field(
     module = sys._getframe(1).f_globals
     if module.get("FUEL") is not fuel:
         module = {"FUEL": fuel}
-    for part in fuel_parts(items, module, credit):
-        out += _matching(part, k, name, lit, keep_equal)
+    if is_records(items) and "-" not in name:
+        # string-keyed maps only: the keyword is never a key, `name` is the one spelling
+        for part in fuel_parts(items, module, credit):
+            out += _matching_records(part, name, lit, keep_equal)
+        add_derived(out)  # the same maps: a record list too
+    else:
+        for part in fuel_parts(items, module, credit):
+            out += _matching(part, k, name, lit, keep_equal)
     return module["FUEL"], out
 
 
@@ -118,6 +125,17 @@ def _matching(part: Any, k: object, name: str, lit: object, keep_equal: bool) ->
         for x in part
         if (x.get(k, x.get(name)) if type(x) is dict else get_flexible(x, k)) is not lit
     ]
+
+
+def _matching_records(part: Any, name: str, lit: object, keep_equal: bool) -> list[object]:
+    # `_matching` on the maps of a record list (`ptc_runtime.records`)
+    if type(lit) is str:
+        if keep_equal:
+            return [x for x in part if x.get(name) == lit]
+        return [x for x in part if x.get(name) != lit]
+    if keep_equal:
+        return [x for x in part if x.get(name) is lit]
+    return [x for x in part if x.get(name) is not lit]
 
 
 HELPERS: Final[dict[str, Any]] = {"rt_filter_field": filter_field}

@@ -27,7 +27,7 @@ from typing import Any, Final, Literal, Protocol
 
 from ptc_runtime import context
 from ptc_runtime.bindings import BindingNamespace, BindingRejection, call_host, rejection
-from ptc_runtime.context import CancelToken, RunContext
+from ptc_runtime.context import CancelToken, Records, RunContext
 from ptc_runtime.convert import from_host
 from ptc_runtime.errors import KINDS, LimitExceeded, PtcError, bound_message
 from ptc_runtime.executor import Outcome, execute
@@ -430,8 +430,9 @@ class Runtime:
         limits = self.limits
         start = time.monotonic()
         deadline = None if spec.timeout_ms is None else start + spec.timeout_ms / 1000.0
+        records = Records()  # the data's record lists, for the run (`ptc_runtime.records`)
         try:
-            data = from_host(dict(spec.data)) if spec.data else {}
+            data = from_host(dict(spec.data), records) if spec.data else {}
         except PtcError as err:
             return RunResult(error=RunFailure.of(err, "data: "), outcome="error")
         ctx = RunContext(
@@ -439,6 +440,7 @@ class Runtime:
             deadline=deadline,
             cancel=spec.cancel,
             data=data,  # type: ignore[arg-type]
+            records=records,
             ns=env.ns,
             nsc=env.nsc,
             history=env.history,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from types import FunctionType
 from typing import Any, Final
 
@@ -43,6 +44,7 @@ from ptc_runtime.fastops import inc1 as _inc1
 from ptc_runtime.fastops import sub2 as _sub2
 from ptc_runtime.fieldfilter import fuel_parts
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible
+from ptc_runtime.records import is_records
 from ptc_runtime.values import Keyword
 
 #: `Owned.plain` when there is none: a map no program ever holds (never nil, which a
@@ -593,19 +595,31 @@ def t_assoc_fields(
     module = sys._getframe(1).f_globals  # the caller's `FUEL` (see `fieldfilter`)
     if module.get("FUEL") is not fuel:
         module = {"FUEL": fuel}
+    # string-keyed maps only (`ptc_runtime.records`): a field's string spelling is the
+    # one a keyword read finds (names without `-`: there is no other spelling)
+    records = is_records(items) and "-" not in kname and "-" not in (vname or "")
     for part in fuel_parts(items, module, credit):
-        keys = [x.get(kk, x.get(kname)) if type(x) is dict else get_flexible(x, kk) for x in part]
-        if vk is None:
-            vals: Sequence[object] = part
+        keys: list[Any]
+        vals: Sequence[object]
+        if records:
+            keys = list(map(_dict_get, part, repeat(kname)))
+            vals = part if vk is None else list(map(_dict_get, part, repeat(vname)))
         else:
-            vals = [
-                x.get(vk, x.get(vname)) if type(x) is dict else get_flexible(x, vk) for x in part
+            keys = [
+                x.get(kk, x.get(kname)) if type(x) is dict else get_flexible(x, kk) for x in part
             ]
+            if vk is None:
+                vals = part
+            else:
+                vals = [
+                    x.get(vk, x.get(vname)) if type(x) is dict else get_flexible(x, vk)
+                    for x in part
+                ]
         if (
             (owned.plain is m or not m)
             and len(owned) == 1  # so no value of `m` is owned (nothing to release)
             and _STR_ONLY.issuperset(map(type, keys))
-            and "_" not in "".join(keys)  # type: ignore[arg-type]
+            and "_" not in "".join(keys)
         ):
             m.update(zip(keys, vals, strict=True))
             owned.plain = m
@@ -613,6 +627,10 @@ def t_assoc_fields(
             for k, v in zip(keys, vals, strict=True):
                 m = t_assoc1(owned, m, k, v)
     return module["FUEL"], m
+
+
+#: `dict.get` as a two-argument function of any item (the items are dicts where used).
+_dict_get: Final[Callable[[Any, object], Any]] = dict.get
 
 
 def t_conj(owned: Owned, v: list[Any], *xs: Any) -> list[Any]:

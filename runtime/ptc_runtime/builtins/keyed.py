@@ -3,7 +3,9 @@
 `key_values(spec, items, who)` computes every item's key once: a keyword or string
 `spec` is a flexible field read (target §4.6), a vector is a path (`get-in`), anything
 else a PTC callable (`as_fn`). Plucking a field from plain dicts runs as one list
-comprehension (the common `(sort-by :price orders)` on JSON data whose keys are strings).
+comprehension (the common `(sort-by :price orders)` on JSON data whose keys are strings);
+on a record list (`ptc_runtime.records`) a keyword field is read by its string spelling
+at once, in C, without first probing the keyword.
 
 `natural_order(keys, descending)` sorts indexes by natural order (§4.4) with
 `sorted(key=...)` whenever the keys are all numbers, all strings, all keywords or all
@@ -24,6 +26,7 @@ from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name
 from ptc_runtime.equality import compare
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible, get_in
+from ptc_runtime.records import is_records
 from ptc_runtime.values import Keyword
 
 _interned = Keyword._table  # read-only: never mints a keyword
@@ -56,6 +59,10 @@ def pluck(items: Sequence[object], k: object) -> list[object]:
     raises no `KeyError` first. Anything else (another spelling, a missing key, an item
     that is no map) makes the pass fail and every item is read flexibly.
     """
+    if type(k) is Keyword and is_records(items):
+        found = _record_field(items, k.name)  # type: ignore[arg-type]
+        if found is not None:
+            return found
     alt = _other_spelling(k)
     try:
         if alt is NOT_FOUND:
@@ -68,6 +75,12 @@ def pluck(items: Sequence[object], k: object) -> list[object]:
 def pluck_getter(items: Sequence[object], k: object) -> tuple[list[object], Getter | None]:
     """`pluck`, plus a C-level getter giving the same keys when every item is a map
     holding one spelling of `k` (for `sorted(key=...)` without an index permutation)."""
+    if type(k) is Keyword and is_records(items):
+        getter: Getter = itemgetter(k.name)
+        try:
+            return list(map(getter, items)), getter
+        except KeyError:
+            pass
     try:
         keys = [x[k] for x in items]  # type: ignore[index]
         return keys, itemgetter(k)
@@ -84,6 +97,22 @@ def pluck_getter(items: Sequence[object], k: object) -> tuple[list[object], Gett
             if not any(map(contains, items, repeat(k))):  # type: ignore[arg-type]
                 return keys, itemgetter(alt)
     return [_get(x, k) for x in items], None
+
+
+def _record_field(items: list[dict[str, object]], name: str) -> list[object] | None:
+    """Every item's flexible read of the keyword named `name` when `items` is a record
+    list (`ptc_runtime.records`), or None when the general path must answer.
+
+    The keyword is never a key of such a map, so the read finds the string `name` first.
+    A name without `-` has no other spelling to try (nil where it is missing); one with
+    `-` would go on to its `_` spelling, which is left to the general path.
+    """
+    try:
+        return list(map(itemgetter(name), items))
+    except KeyError:
+        if "-" not in name:
+            return list(map(dict.get, items, repeat(name)))
+        return None
 
 
 def _get(x: object, k: object) -> object:

@@ -74,6 +74,7 @@ def _child(parent: RunContext, deadline: float | None, stop: _Stop) -> RunContex
     child.fuel_retired = parent.fuel_retired
     child.linked = parent.linked  # and from every module of the run (see `RunContext.link`)
     child.options = parent.options
+    child.records = parent.records  # record lists of the run's data and tool results
     return child
 
 

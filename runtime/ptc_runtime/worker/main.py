@@ -262,7 +262,7 @@ class Worker:
                 rt_prelude.unregister(p)
 
     def _run(self, msg: dict[str, Any]) -> tuple[bytes, bool]:
-        from ptc_runtime.context import CancelToken, RunContext
+        from ptc_runtime.context import CancelToken, Records, RunContext
         from ptc_runtime.convert import from_host
         from ptc_runtime.errors import OutOfMemory, PtcError
         from ptc_runtime.executor import Outcome, execute
@@ -280,11 +280,13 @@ class Worker:
             if key is not None:
                 self.envs[key] = env
         self.cancel = CancelToken()
+        records = Records()  # the data's record lists (`ptc_runtime.records`)
         ctx = RunContext(
             max_steps=int(msg["max_steps"]),
             deadline=deadline,
             cancel=self.cancel,
-            data=from_host(msg.get("data") or {}),  # type: ignore[arg-type]
+            data=from_host(msg.get("data") or {}, records),  # type: ignore[arg-type]
+            records=records,
             ns=env.ns,
             nsc=env.nsc,
             history=env.history,

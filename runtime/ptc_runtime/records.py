@@ -1,0 +1,81 @@
+"""Record lists: host lists the data scan proved to hold only string-keyed maps.
+
+`convert.from_host` scans host data before a run uses it (`_is_plain`). A list whose items
+the scan found to be all exact dicts, each with only exact `str` keys (a "record list":
+the usual list of JSON objects from a tool or `data/`), is registered on the run's
+`RunContext.records` by identity, with a reference so its id cannot be reused while
+listed. Bulk readers of a keyword field over such a list may then read the field's
+string spelling directly: a flexible read of `:k` (`lookup.find_key`) probes the keyword
+first, which can never be a key of such a map (keywords are equal only to themselves),
+so the string `"k"` is what it finds. For a name with `-` the read goes on to the `_`
+spelling when `"k-x"` is missing; readers take the direct path only when every item holds
+the name itself and otherwise fall back to the general path.
+
+Why the proof stays true for the whole run: host data is only read (programs never
+mutate it: `transient.Owned` writes only into containers its loop created, copying
+anything else first), and a host changing its data while a run reads it would already
+void the scan itself. Lists built from record lists by the runtime (`filter_field`'s
+output: a subset of the same dicts) are registered too. Nothing carries over to another
+run: the next run scans its data again.
+
+The registry is pruned when it has grown (`register`): a list only the registry still
+holds is dropped, so tool results a program let go of are not kept alive by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from sys import getrefcount
+from typing import Any, Final
+
+from ptc_runtime import context
+from ptc_runtime.context import Records
+
+#: Lists shorter than this are not registered: a bulk read of a few items gains nothing.
+MIN_LEN: Final = 16
+
+_current = context._current
+
+
+def _refs(registry: dict[int, list[Any]], key: int) -> int:
+    return getrefcount(registry[key])
+
+
+#: `_refs` of a list nothing but its registry holds.
+_ONLY_REGISTRY: Final = _refs({0: []}, 0)
+
+
+def current_registry() -> Records | None:
+    """The running program's registry, None outside a run."""
+    ctx = _current.get(None)
+    return None if ctx is None else ctx.records
+
+
+def register(registry: Records, lists: Iterable[list[Any]]) -> None:
+    """Add `lists` (each proven a record list) to `registry`; when it has grown to its
+    bound, drop the lists nothing else holds any more (tool results a program let go of
+    are not kept alive by it) and set the bound to twice what is left."""
+    for items in lists:
+        if len(items) >= MIN_LEN:
+            registry[id(items)] = items
+    if len(registry) >= registry.bound:
+        for key in [key for key in registry if _refs(registry, key) <= _ONLY_REGISTRY]:
+            del registry[key]
+        registry.bound = max(Records.FIRST_BOUND, 2 * len(registry))
+
+
+def is_records(items: object) -> bool:
+    """True when `items` is a record list registered in the running program."""
+    ctx = _current.get(None)
+    if ctx is None:
+        return False
+    return ctx.records.get(id(items)) is items
+
+
+def add_derived(items: list[Any]) -> None:
+    """Register `items`, a list of items taken from a record list (some of them, each
+    as it is)."""
+    if len(items) >= MIN_LEN:
+        ctx = _current.get(None)
+        if ctx is not None:
+            register(ctx.records, (items,))
