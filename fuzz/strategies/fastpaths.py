@@ -105,6 +105,8 @@ class Gen:
                 f"[k (count (map {f} vs)) (first (mapv {f} vs))]",
                 f"(let [c (map {f} vs)] [k c (map {f} vs)])",
                 f"[k (map :s vs) (map {f} vs)]",
+                f"{{:k k :n (count vs) :t (reduce + (map {f} vs))}}",
+                f"(do (println (count vs)) [k (mapv {f} vs)])",
             ]
         )
         coll = self.pick(["data/xs", "data/xs", self.coll()])
@@ -263,6 +265,7 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as m:
         m.setattr(emit, "field_test", lambda name, node: None)
         m.setattr(emit, "group_by_field", lambda coll, param, body: coll)
+        m.setattr(emit, "group_columns", lambda coll, param, body: None)  # groups built
         m.setattr(emit, "str_format", lambda args, exprs: None)
         m.setattr(emit, "fast_update_fn", lambda fn, extra, low: low)
         m.setattr(emit.Emitter, "frequencies_of_mapcat", lambda self, coll: None)

@@ -425,8 +425,13 @@ class Emitter:
             return None
         x = arity.params[0]
         if name in ("map", "mapv"):
-            coll = group_by_field(coll, x, arity.body)
-            return ir.For((ir.ForBind(x, coll, coll.span),), arity.body, True, node.span)
+            body = arity.body
+            columns = group_columns(coll, x, body)
+            if columns is not None:
+                coll, body = columns
+            else:
+                coll = group_by_field(coll, x, body)
+            return ir.For((ir.ForBind(x, coll, coll.span),), body, True, node.span)
         bind = ir.ForBind(x, coll, coll.span)
         test = arity.body
         if name == "remove":
@@ -1214,6 +1219,100 @@ def group_by_field(coll: ir.Node, param: str, body: ir.Node) -> ir.Node:
             return ir.RtCall("group_by_field", (*coll.args, node.args[0]), coll.span)
         stack.extend(reversed(scan.children(node)))
     return coll
+
+
+def group_columns(coll: ir.Node, param: str, body: ir.Node) -> tuple[ir.Node, ir.Node] | None:
+    """`(map (fn [[k vs]] body) (group-by kf xs))` whose `body` reads the group `vs` only
+    as one `(map :f vs)` (or `mapv`) evaluated at most once per group (not inside a nested
+    `fn`, `loop` or `for`) and as `(count vs)`: the collection becomes
+    `rt_group_columns(kf, xs, :f)`, the `[k column]` entries (`builtins.grouped`), so the
+    groups are never built; the pluck becomes `vs` itself (a fresh vector, handed out
+    once), `(count vs)` counts the column (as long as the group), and
+    `(reduce + (map :f vs))` is `rt_sum_column(vs)` (the same fold, errors and position).
+    The entry and the destructured vector are read only by the destructuring of `k` and
+    `vs`, so nothing else sees a column in place of a group. None when any of it fails.
+    """
+    if not (
+        type(coll) is ir.Call
+        and type(coll.fn) is ir.BuiltinRef
+        and coll.fn.name == "group-by"
+        and len(coll.args) == 2
+        and type(body) is ir.Let
+    ):
+        return None
+    vec_read = group_read = None  # the destructuring's `(check-vec entry)`, `(nth vec 1)`
+    vec = group = None
+    for ident, value in body.bindings:
+        if type(value) is not ir.RtCall or not value.args or type(value.args[0]) is not ir.Local:
+            continue
+        of = value.args[0].ident
+        if value.helper == "ds_check_vec" and of == param and vec is None:
+            vec, vec_read = ident, value
+        elif value.helper == "ds_nth" and of == vec and value.args[1:] == (ir.Const(1),):
+            group, group_read = ident, value
+            break
+    if group is None or vec is None:
+        return None
+    pluck: ir.Call | None = None
+    subs: dict[int, ir.Node] = {}
+    stack: list[tuple[ir.Node, bool]] = [(body, False)]  # (node, evaluated repeatedly)
+    while stack:
+        node, repeated = stack.pop()
+        if type(node) is ir.Local:
+            if node.ident in (param, vec, group):
+                return None  # any other read of the entry, the vector or the group
+            continue
+        if type(node) is ir.RtCall:
+            if node is vec_read or node is group_read or _reads_entry(node, vec):
+                continue
+        elif type(node) is ir.Call and type(node.fn) is ir.BuiltinRef:
+            name, args = node.fn.name, node.args
+            if name == "count" and len(args) == 1 and _is_local(args[0], group):
+                continue
+            summed = name == "reduce" and len(args) == 2 and args[0] == ir.BuiltinRef("+")
+            target = args[1] if summed else node
+            if type(target) is ir.Call and _plucks(target, group):
+                if pluck is not None or repeated:
+                    return None
+                pluck = target
+                local = ir.Local(group, target.span)
+                subs[id(node)] = ir.RtCall("sum_column", (local,), node.span) if summed else local
+                continue
+        repeated = repeated or type(node) in (ir.Fn, ir.Loop, ir.For)
+        stack.extend((child, repeated) for child in scan.children(node))
+    if pluck is None:
+        return None
+    columns = ir.RtCall("group_columns", (*coll.args, pluck.args[0]), coll.span)
+    return columns, scan.substitute(body, subs)
+
+
+def _reads_entry(node: ir.RtCall, vec: str) -> bool:
+    """`node` is the destructuring's read of position 0 (the key) or 2 and on (nil, past
+    the entry's two) of `vec`."""
+    args = node.args
+    return (
+        node.helper == "ds_nth"
+        and len(args) == 2
+        and _is_local(args[0], vec)
+        and type(args[1]) is ir.Const
+        and args[1].value != 1
+    )
+
+
+def _is_local(node: ir.Node, ident: str) -> bool:
+    return type(node) is ir.Local and node.ident == ident
+
+
+def _plucks(node: ir.Call, group: str) -> bool:
+    """`node` is `(map :f group)` or `(mapv :f group)` with a literal keyword `:f`."""
+    return (
+        type(node.fn) is ir.BuiltinRef
+        and node.fn.name in ("map", "mapv")
+        and len(node.args) == 2
+        and type(node.args[0]) is ir.Const
+        and type(node.args[0].value) is Keyword
+        and _is_local(node.args[1], group)
+    )
 
 
 def field_test(name: str, node: ir.Call) -> tuple[Keyword, ir.ConstValue, bool, ir.Node] | None:

@@ -19,17 +19,27 @@ and a program reading a few groups should not pay for all of them. When the lowe
 the field plucked from the groups of the `group-by` a `map` walks
 (`(map (fn [[k vs]] ... (map :f vs) ...) (group-by ...))`), it calls `group_by_field`,
 which splits that field while grouping.
+
+When the fn reads its group only as `(map :f vs)` (once, outside any nested fn or loop)
+and `(count vs)`, the groups themselves are never needed: the lowering calls
+`group_columns`, which builds only the per-group columns of `:f` and hands each column
+out in place of its group (so `(map :f vs)` is `vs` itself, and `(count vs)` is the same
+number), and `(reduce + (map :f vs))` becomes `sum_column`, the same fold over it.
 """
 
 from __future__ import annotations
 
+import functools
+import operator
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any, Final
 
 from ptc_runtime import context
+from ptc_runtime.builtins.arithmetic import add
 from ptc_runtime.builtins.keyed import is_stored_plain, key_values
 from ptc_runtime.builtins.keyed import pluck as plain_pluck
-from ptc_runtime.collections import seq_items, to_key
+from ptc_runtime.collections import map_entries, seq_items, to_key
 from ptc_runtime.errors import PtcError
 
 #: Fewer items than this fit in the caches: remembering them would gain nothing.
@@ -144,7 +154,53 @@ def group_by_field(keyfn: object, coll: object, field: object) -> dict[object, o
     return out  # type: ignore[return-value]
 
 
-HELPERS: Final[dict[str, Any]] = {"rt_group_by_field": group_by_field}
+def group_columns(keyfn: object, coll: object, field: object) -> list[object]:
+    """The `[k group]` entries of `(group-by keyfn coll)` with each group replaced by its
+    column of `field` (`(map field group)`), for a `map` whose fn reads its group only
+    through that pluck and `count` (the lowering proves it; see the module docstring).
+
+    The items and keys are found as `group-by` finds them (errors included), the keys are
+    stored and grouped the same way (so in the same order, with the same first key), and
+    the entries unwrap them as `seq` of the map would. Reading `field` cannot fail.
+    """
+    items = seq_items(coll, "group-by")
+    keys = key_values(keyfn, items, "group-by")
+    if not is_stored_plain(keys):
+        keys = [to_key(k) for k in keys]
+    columns: defaultdict[object, list[object]] = defaultdict(list)
+    # One append per item, all in C: `columns[k]` (dict subscript calls `__missing__`,
+    # which inserts a new key's list) paired with the item's value; `append` returns
+    # None, so `any` runs the whole zip.
+    any(map(list.append, map(columns.__getitem__, keys), plain_pluck(items, field)))
+    return map_entries(columns)
+
+
+_NUMBERS: Final = frozenset({int, float})
+
+
+def sum_column(col: list[object]) -> object:
+    """`(reduce + col)` for a column `group_columns` handed out (a list, never empty).
+
+    Plain numbers are folded left to right in C (`functools.reduce`, as `reduce` does;
+    `sum` would compensate float rounding); anything else, or an int too large for
+    float arithmetic, goes to `reduce` itself for its result or error.
+    """
+    if _NUMBERS.issuperset(map(type, col)):
+        try:
+            return functools.reduce(operator.add, col)
+        except OverflowError:
+            pass
+    # Imported here: `sequences` imports this module (`pluck`).
+    from ptc_runtime.builtins.sequences import reduce_
+
+    return reduce_(add, col)
+
+
+HELPERS: Final[dict[str, Any]] = {
+    "rt_group_by_field": group_by_field,
+    "rt_group_columns": group_columns,
+    "rt_sum_column": sum_column,
+}
 
 
 def pluck(items: Sequence[object], field: object) -> list[object]:

@@ -1,0 +1,253 @@
+"""`(map (fn [[k vs]] ... (map :f vs) ...) (group-by kf xs))` whose fn reads its group only
+through that one pluck and `count` builds no groups: `rt_group_columns` hands each group's
+column out in its place, and `(reduce + (map :f vs))` is `rt_sum_column` (the lowering rule
+`emit.group_columns`, the helpers in `builtins.grouped`). Where the rule applies, where it
+must not, and a randomized differential against the generic path: values, errors with
+line:column, output and steps."""
+
+from __future__ import annotations
+
+import functools
+import operator
+import random
+import re
+from typing import Any
+
+import pytest
+
+import ptc_compiler
+from ptc_compiler.lower import emit
+from ptc_runtime import context
+from ptc_runtime.builtins import grouped, keyed, sequences
+from ptc_runtime.builtins.aggregation import group_by
+from ptc_runtime.builtins.arithmetic import add
+from ptc_runtime.collections import map_entries
+from ptc_runtime.errors import PtcError
+from ptc_runtime.values import keyword
+from tests.outcomes import outcome
+
+
+def _source(src: str) -> str:
+    return ptc_compiler.compile(src).python_source
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        # the benchmark's shape
+        "(->> data/xs (group-by :g) (map (fn [[g vs]] {:g g :t (reduce + (map :v vs))})))",
+        "(mapv (fn [[g vs]] [g (count vs) (reduce + (mapv :v vs))]) (group-by :g data/xs))",
+        "(map (fn [[_ vs]] (let [c (map :v vs)] [(count c) (count vs)])) (group-by :g data/xs))",
+        "(map (fn [[g vs z]] [z (map :v vs)]) (group-by #(:g %) data/xs))",
+        "(map (fn [[g vs]] (if (odd? (count vs)) (map :v vs) g)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] [(fn [] (count vs)) (map :v vs)]) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (reduce + 0 (map :v vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (apply + (map :v vs))) (group-by :g data/xs))",
+    ],
+)
+def test_the_rule_applies(src: str) -> None:
+    code = _source(src)
+    assert "rt_group_columns(" in code and "b_group_by" not in code
+    assert "rt_group_by_field" not in code
+    summed = "(reduce + (map" in src
+    assert ("rt_sum_column(" in code) == summed
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        # the group read otherwise
+        "(map (fn [[g vs]] [(first vs) (reduce + (map :v vs))]) (group-by :g data/xs))",
+        "(map (fn [[g vs]] [vs (map :v vs)]) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map #(:v %) vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map :v (seq vs))) (group-by :g data/xs))",
+        # the pluck twice, another field too, or evaluated more than once per group
+        "(map (fn [[g vs]] [(map :v vs) (map :v vs)]) (group-by :g data/xs))",
+        "(map (fn [[g vs]] [(map :v vs) (map :w vs)]) (group-by :g data/xs))",
+        "(map (fn [[g vs]] ((fn [] (map :v vs)))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (for [i [1 2]] (map :v vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (loop [i 0] (if (< i 2) (recur (inc i)) (map :v vs)))) (group-by :g data/xs))",
+        # the entry or the destructured vector read otherwise
+        "(map (fn [[g vs :as e]] [e (map :v vs)]) (group-by :g data/xs))",
+        "(map (fn [[g & r]] (map :v (first r))) (group-by :g data/xs))",
+        "(map (fn [e] (map :v (second e))) (group-by :g data/xs))",
+        # no pluck, a string field, not the group, not a group-by, not a map
+        "(map (fn [[g vs]] (count vs)) (group-by :g data/xs))",
+        '(map (fn [[g vs]] (map "v" vs)) (group-by :g data/xs))',
+        "(map (fn [[vs g]] (map :v vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map :v vs)) (sort-by :g data/xs))",
+        "(filter (fn [[g vs]] (map :v vs)) (group-by :g data/xs))",
+    ],
+)
+def test_the_rule_does_not_apply(src: str) -> None:
+    code = _source(src)
+    assert "rt_group_columns" not in code and "rt_sum_column" not in code
+
+
+def test_no_groups_are_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_lists(*args: object) -> None:
+        raise AssertionError("a group was built")
+
+    monkeypatch.setattr(grouped, "remember", no_lists)
+    xs = [{"g": f"c{i % 50}", "v": float(i)} for i in range(1000)]
+    src = "(->> data/xs (group-by :g) (map (fn [[g vs]] [g (count vs) (reduce + (map :v vs))])))"
+    res = ptc_compiler.run(src, data={"xs": xs})
+    want = [
+        [f"c{g}", 20, functools.reduce(operator.add, (float(i) for i in range(g, 1000, 50)))]
+        for g in range(50)
+    ]
+    assert res.ok and res.value == want
+    assert res.steps == 50
+
+
+# ---------------------------------------------------------------- the helpers
+
+
+def _items(rnd: random.Random) -> list[Any]:
+    out: list[Any] = []
+    keys = ["a", "b", "c", 1, 1.0, True, None, [1], -0.0, 0]
+    for _ in range(rnd.choice([0, 1, 5, 40, 700])):
+        item: Any = {"g": rnd.choice(keys[: rnd.choice([1, 3, len(keys)])])}
+        if rnd.random() < 0.9:
+            item["v"] = rnd.choice([1, 2.5, -0.0, 10**400, None, "s", 1e308, 3])
+        out.append(item if rnd.random() < 0.98 else rnd.choice([None, 5, "v", [1]]))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_group_columns_are_the_plucked_groups(seed: int) -> None:
+    rnd = random.Random(seed)
+    g, v = keyword("g"), keyword("v")
+    for _ in range(60):
+        items = _items(rnd)
+        groups = group_by(g, items)
+        want = [[k, keyed.pluck(group, v)] for k, group in map_entries(groups)]  # type: ignore[arg-type]
+        got = grouped.group_columns(g, items, v)
+        assert got == want
+        # the same key objects, in the same order (1 and 1.0 group under the first seen)
+        assert [type(e[0]) for e in got] == [type(e[0]) for e in want]  # type: ignore[index]
+
+
+def _fold(col: list[object]) -> str:
+    try:
+        return repr(sequences.reduce_(add, col))
+    except PtcError as e:
+        return f"{e.code}: {e}"
+
+
+def _summed(col: list[object]) -> str:
+    try:
+        return repr(grouped.sum_column(col))
+    except PtcError as e:
+        return f"{e.code}: {e}"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sum_column_is_reduce_plus(seed: int) -> None:
+    rnd = random.Random(seed)
+    atoms = [1, 2, -3, 0.1, 0.2, 1e308, -0.0, 10**400, 2**63, None, "s", True, [1], 1e-300]
+    kinds = ["mixed", "numbers", "floats"]
+    for _ in range(400):
+        kind = rnd.choice(kinds)
+        pool = atoms if kind == "mixed" else atoms[:9] if kind == "numbers" else [0.1, 0.7, 1e16]
+        col = [rnd.choice(pool) for _ in range(rnd.randint(1, 12))]
+        got, want = _summed(col), _fold(col)
+        assert got == want, col
+        if kind == "floats":  # a left fold, not Python's compensated sum
+            assert got == repr(functools.reduce(operator.add, col))
+
+
+def test_sum_column_folds_left_to_right() -> None:
+    col: list[object] = [1e16, 1.0, 1.0, -1e16]
+    # 0.0 (each 1.0 is lost to rounding); a compensated sum (3.12's `sum`) gives 2.0
+    assert grouped.sum_column(col) == ((1e16 + 1.0) + 1.0) - 1e16 == 0.0
+
+
+def test_outside_a_run() -> None:
+    with pytest.raises(PtcError):
+        context.current()
+    assert grouped.group_columns(keyword("g"), [{"g": 1, "v": 2}], keyword("v")) == [[1, [2]]]
+
+
+# ---------------------------------------------------------------- differential
+
+BODIES = [
+    "{:k k :total (reduce + (map F vs))}",
+    "[k (count vs) (reduce + (map F vs))]",
+    "(let [xs (map F vs)]\n  [k (count xs) (first xs)])",
+    "(if (> (count vs) 2)\n  (reduce + (mapv F vs))\n  (do (println k) k))",
+    "(do (println k (count vs))\n  (reduce + (map F vs)))",
+    "[z (map F vs)]",
+    "(reduce + (map F vs))",
+    "[(fn [] (count vs)) (inc (reduce + (map F vs)))]",
+    # the rule applies, the sum does not
+    "(reduce + 0 (map F vs))",
+    "(apply + (map F vs))",
+    "(reduce max (map F vs))",
+    # near misses: the rule does not apply
+    "[(first vs) (reduce + (map F vs))]",
+    "[(map F vs) (reduce + (map F vs))]",
+    "((fn [] (reduce + (map F vs))))",
+]
+KEYFNS = [":g", '"g"', "(fn [x] (:g x))", "#(:h %)", "data/n", "[:g]", "count"]
+COLLS = [
+    "data/xs",
+    '(filter #(not= (:s %) "x") data/xs)',
+    "data/n",
+    "nil",
+    '[{:g 1 :v 2} {:g "1" :v 3}]',
+]
+
+
+def _program(rnd: random.Random) -> str:
+    body = rnd.choice(BODIES).replace("F", rnd.choice([":v", ":v", ":w", ":a-b"]))
+    pattern = "[k vs z]" if re.search(r"\bz\b", body) else rnd.choice(["[k vs]", "[k vs z]"])
+    if not re.search(r"\bk\b", body):
+        pattern = pattern.replace("k", "_")
+    hof = rnd.choice(["map", "mapv"])
+    kf, coll = rnd.choice(KEYFNS), rnd.choice(COLLS)
+    return f"({hof} (fn [{pattern}]\n  {body})\n (group-by {kf} {coll}))"
+
+
+def _data(rnd: random.Random) -> dict[str, Any]:
+    n = rnd.choice([0, 3, 30, 700])
+    groups = rnd.choice([1, 4, 50, 400])
+    values = rnd.choice(
+        [[1, 2.5, 3, -0.0], [0.1, 0.7, 1e16, 1e308], [1, 2.5, None, "s", True, 10**400, [1]]]
+    )
+    xs: list[Any] = []
+    for i in range(n):
+        item: dict[str, Any] = {"g": f"g{rnd.randrange(groups)}", "s": rnd.choice("xyz")}
+        item["h"] = rnd.choice([1, 1.0, True, None, "a", i % 3])
+        if rnd.random() < 0.95:
+            item["v"] = rnd.choice(values)
+        if rnd.random() < 0.5:
+            item["w"] = rnd.choice(values)
+        if rnd.random() < 0.3:
+            item[rnd.choice(["a-b", "a_b"])] = rnd.choice(values)
+        xs.append(item if rnd.random() < 0.995 else rnd.choice([None, 5, "v"]))
+    n_value = rnd.choice([None, 5, "ab", {"g": 1}, [1]])
+    return {"xs": xs, "n": n_value}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_agrees_with_the_generic_path(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = random.Random(seed)
+    applied = 0
+    for i in range(40):
+        src = _program(rnd) + f"\n; {seed}/{i}"
+        data = _data(rnd)
+        groups = len({x.get("g") for x in data["xs"] if isinstance(x, dict)})
+        budget = rnd.choice([10**6, 10**6, rnd.randint(1, 8), max(1, groups - rnd.randint(0, 3))])
+        applied += "rt_group_columns" in _source(src)
+        got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
+        with monkeypatch.context() as m:  # group-by, plucks and reduce as they are
+            m.setattr(emit, "group_columns", lambda coll, param, body: None)
+            m.setattr(emit, "group_by_field", lambda coll, param, body: coll)
+            m.setattr(sequences, "pluck", keyed.pluck)
+            plain_src = src + " "
+            code = _source(plain_src)
+            assert "rt_group_columns" not in code and "rt_group_by_field" not in code
+            want = outcome(plain_src, data=data, max_steps=budget, timeout_ms=None)
+        assert got == want, src
+    assert applied >= 10
