@@ -17,6 +17,8 @@ import contextlib
 import gc
 import json
 import random
+import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -195,6 +197,33 @@ def test_the_registry_lets_go_of_lists_nothing_else_holds() -> None:
     gc.collect()
     assert len(reg) < 2 * Records.FIRST_BOUND + 3
     assert all(reg.get(id(x)) is x for x in held)
+
+
+def test_registering_from_several_threads_at_once() -> None:
+    reg = Records()
+    held = rows()
+    records.register(reg, [held])
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(3000):
+                records.register(reg, [rows()])
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert not errors
+    assert reg.get(id(held)) is held and len(reg) < 4 * Records.FIRST_BOUND
 
 
 def test_parallel_workers_share_the_registry() -> None:

@@ -38,7 +38,8 @@ _current = context._current
 
 
 def _refs(registry: dict[int, list[Any]], key: int) -> int:
-    return getrefcount(registry[key])
+    items = registry.get(key)
+    return 0 if items is None else getrefcount(items)
 
 
 #: `_refs` of a list nothing but its registry holds.
@@ -59,8 +60,11 @@ def register(registry: Records, lists: Iterable[list[Any]]) -> None:
         if len(items) >= MIN_LEN:
             registry[id(items)] = items
     if len(registry) >= registry.bound:
-        for key in [key for key in registry if _refs(registry, key) <= _ONLY_REGISTRY]:
-            del registry[key]
+        # over a copy of the keys, each looked up again: a parallel worker may register
+        # or prune meanwhile
+        for key in list(registry):
+            if _refs(registry, key) == _ONLY_REGISTRY:
+                registry.pop(key, None)
         registry.bound = max(Records.FIRST_BOUND, 2 * len(registry))
 
 
