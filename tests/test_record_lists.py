@@ -181,6 +181,20 @@ def test_tool_results_register_in_the_running_program() -> None:
     assert kept and kept[0].get(id(out)) is out
 
 
+def test_nothing_carries_over_to_the_next_run() -> None:
+    # a session keeps the host list; the host then gives one map the keyword key too,
+    # which the next run's flexible read must find (that run never scanned the list)
+    from ptc_compiler import api
+
+    xs = rows()
+    owner = object()
+    first = api.run("(def xs data/xs) (first (map :sku xs))", data={"xs": xs}, state_owner=owner)
+    assert first.ok and first.value == "s0"
+    xs[0][SKU] = "KW"  # type: ignore[index]
+    again = api.run("(first (map :sku xs))", state_owner=owner)
+    assert again.ok and again.value == "KW"
+
+
 def test_outside_a_run_nothing_is_registered() -> None:
     xs = rows()
     assert from_host({"xs": xs}) is not None
