@@ -1,29 +1,81 @@
-"""`(get-in m [k ...])` with a literal vector path lowers to `rt_get_path(m, k, ...)`
-(`ptc_runtime.lookup.get_path`): the keys as arguments, no vector built per call. The
-runtime side is compared with `get_in` in `tests/runtime/test_lookup.py`; here: where
-the lowering applies, where it must not, and that programs see the same values, output
-order and errors as through the `get-in` builtin."""
+"""`(get-in m [k ...])` with a literal vector path passes its keys as arguments, no vector
+built per call: two to five keys call `rt_get_path2` .. `rt_get_path5` (unrolled, each key
+followed by the name of a constant keyword without `-`, else None), one constant keyword
+is the keyword read `(:k m)`, other lengths call `rt_get_path` (`ptc_runtime.lookup`).
+The runtime side is compared with `get_in` in `tests/runtime/test_lookup.py`; here: which
+helper each path takes, where the lowering must not apply, and that programs see the same
+values, output, errors (line:column) and steps as through the generic `get_in`."""
 
 from __future__ import annotations
+
+import ast
+import contextlib
+import random
+from collections.abc import Iterator
 
 import pytest
 
 import ptc_compiler
 from ptc_compiler import pr_str, run
+from ptc_compiler.lower import emit
+from ptc_compiler.lower.ctx import helper
+from ptc_runtime import executor
+from ptc_runtime.lookup import get_in
+from tests.outcomes import outcome
+
+
+def _calls(src: str) -> list[ast.Call]:
+    """The calls of a `rt_get_path*` helper in the code `src` compiles to."""
+    code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
+    return [
+        c
+        for c in ast.walk(ast.parse(code))
+        if isinstance(c, ast.Call)
+        and isinstance(c.func, ast.Name)
+        and c.func.id.startswith("rt_get_path")
+    ]
 
 
 @pytest.mark.parametrize(
-    "src",
+    ("src", "helper_name"),
     [
-        '(get-in m [:a (:k x) "c" 0])',
-        "(get-in m [:a])",
-        "(get-in m [])",
-        "(get-in (:m x) [(inc 1) :a])",
+        ('(get-in m [:a (:k x) "c" 0])', "rt_get_path4"),
+        ("(get-in m [:a :b])", "rt_get_path2"),
+        ("(get-in (:m x) [(inc 1) :a])", "rt_get_path2"),
+        ("(get-in m [x x x])", "rt_get_path3"),
+        ("(get-in m [1 2 3 4 5])", "rt_get_path5"),
+        ("(get-in m [1 2 3 4 5 6])", "rt_get_path"),  # longer: the loop
+        ("(get-in m [x])", "rt_get_path"),  # one key that is not a keyword
+        ('(get-in m ["a"])', "rt_get_path"),
+        ("(get-in m [])", "rt_get_path"),
     ],
 )
-def test_literal_paths_pass_their_keys(src: str) -> None:
+def test_literal_paths_pass_their_keys(src: str, helper_name: str) -> None:
+    calls = _calls(src)
+    assert [c.func.id for c in calls] == [helper_name]  # type: ignore[attr-defined]
     code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
-    assert "rt_get_path(" in code and "b_get_in" not in code, code
+    assert "b_get_in" not in code
+
+
+def test_keyword_names_follow_their_keys() -> None:
+    (c,) = _calls('(get-in m [:a :b-c "d" :e x])')
+    names = [a.value if isinstance(a, ast.Constant) else a for a in c.args[2::2]]
+    assert names == ["a", None, None, "e", None]
+
+
+@pytest.mark.parametrize(
+    ("src", "read"), [("(get-in m [:a])", "rt_kfield("), ("(get-in m [:a-b])", "rt_kget(")]
+)
+def test_one_keyword_is_a_keyword_read(src: str, read: str) -> None:
+    code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
+    assert read in code and "rt_get_path" not in code and "b_get_in" not in code, code
+
+
+def test_one_keyword_of_a_loop_element_joins_its_getter() -> None:
+    code = ptc_compiler.compile(
+        "(map #(vector (get-in % [:a]) (:b %) (:c %)) data/xs)"
+    ).python_source
+    assert "rt_dget if rt_type(" in code and "rt_kfield" not in code, code
 
 
 @pytest.mark.parametrize(
@@ -37,7 +89,7 @@ def test_literal_paths_pass_their_keys(src: str) -> None:
 )
 def test_other_get_ins_keep_the_builtin(src: str) -> None:
     code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
-    assert "rt_get_path(" not in code and "b_get_in" in code, code
+    assert "rt_get_path" not in code and "b_get_in" in code, code
 
 
 DATA = {"m": {"a": {"b-c": [1, {"d_e": None, "f": 2}]}, "1": {"x": 1}}}
@@ -51,17 +103,20 @@ DATA = {"m": {"a": {"b-c": [1, {"d_e": None, "f": 2}]}, "1": {"x": 1}}}
         '["a" "b-c" 0]',
         "[:a :b-c 5]",
         "[:a :b-c 1 :f :g]",  # through a number
+        "[:a :b-c 1 :f :g :h]",  # six keys: the loop
         "[1 :x]",  # 1 is not "1"
         "[:a [1]]",  # a vector key
         "[(do (println 1) :a) (do (println 2) :b-c) 0]",  # keys run in order, once
         "[]",
         "[nil]",
+        "[:a]",
+        "[true 1]",
     ],
 )
 def test_same_values_and_output_as_the_builtin(path: str) -> None:
     fast = run(f"(get-in data/m {path})", data=DATA)
     slow = run(f"(let [g get-in] (g data/m {path}))", data=DATA)
-    assert "rt_get_path(" in ptc_compiler.compile(f"(get-in data/m {path})").python_source
+    assert "b_get_in" not in ptc_compiler.compile(f"(get-in data/m {path})").python_source
     assert fast.ok and slow.ok, (fast, slow)
     assert pr_str(fast.value) == pr_str(slow.value) and fast.output == slow.output
 
@@ -69,3 +124,90 @@ def test_same_values_and_output_as_the_builtin(path: str) -> None:
 def test_errors_keep_their_position() -> None:
     res = run("(get-in {:a 1}\n  [(inc nil)])")
     assert res.error is not None and (res.error.line, res.error.column) == (2, 4), res.error
+    res = run("(get-in {:a 1} [:a :b\n (inc nil) :c])")
+    assert res.error is not None and (res.error.line, res.error.column) == (2, 2), res.error
+
+
+# ------------------------------------------------------------------ randomized differential
+
+
+@contextlib.contextmanager
+def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The reference: every literal path is `get_in(m, [k ...])`, level by level."""
+    with monkeypatch.context() as mp:
+        mp.setattr(
+            emit.Emitter, "literal_path", lambda self, m, keys, exprs: helper("get_path", m, *exprs)
+        )
+        mp.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
+        yield
+
+
+# Keys of every kind: keywords with and without `-` (their `_` spellings stored), strings,
+# numbers Python conflates (1, 1.0, true), nil, vectors (unhashable: a path), computed keys,
+# keys read off the loop element, keys that print or fail.
+KEYS = [":a", ":b", ":c", ":a-b", '"a"', '"b"', '"a-b"', '"a_b"', "0", "1", "1.0", "true"]
+KEYS += ["false", "nil", "[1]", "[:a]", "(inc 0)", "(:k e)", "(get e :j)", "e"]
+KEYS += ['(do (println "k") :b)', "(inc (:n e))"]
+NEAR = [":a", ":b", '"b"', ":c", '"a"', "(:k e)", "1", ":a-b", '"a_b"', "0"]  # mostly found
+DASH = [":a-b", '"a-b"', ":a_b", '"a_b"', ":a", ":c", ":b"]  # `-` read as `_`
+MAPS = [
+    '{:a {:b {:c 1 "a" 2} "b" [10 {:a 3}]} "a" 9 :a-b {:c nil} "a_b" 4}',
+    '{"a" {"b" {"c" 5 :a {:b 6}}} 1 {1.0 2} "k" {:a 1}}',
+    '{:a {"b" {:a-b {:c 7}}} "b" {:a_b {:a 8}} true {1 {:a 9}} nil {:a 0}}',
+    "(hash-map :a (hash-map :b {:c 3}) 1 [5 6 {:a 7}])",
+    '{:a_b {"a_b" {:c 1 :a_b 2 :a {:a-b 3}}} "a" {:a_b {"b" 4}} :b {"a_b" [5]}}',  # `_` for `-`
+    "{[1] {:a 1} :a [{:b 2} {:c {:a 3}}]}",
+    "data/tree",
+    "nil",
+    "[{:a 1} [2 {:b 3}]]",
+]
+ELEMS = [
+    '{"k" "a" "j" "b" "n" 0}',
+    "{:k :a :j 1 :n 1}",
+    '{:k "a-b" :j :a-b :n 0}',
+    "{:k nil}",
+    "{:k [1]}",
+    '{"k" 1.0 "n" "x"}',
+    "nil",
+]
+TREE = {
+    "a": {"b": {"c": 1, "a": {"b": 2}}, "a": [1, 2]},
+    "a-b": {"a_b": 3},
+    "b": [{"a": 1}],
+    "1": {"a": 2},
+}
+
+
+def _program(rnd: random.Random) -> str:
+    keys = rnd.choice([KEYS, NEAR, DASH])
+    path = " ".join(rnd.choice(keys) for _ in range(rnd.choice([0, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6])))
+    m = rnd.choice(MAPS)
+    elems = " ".join(rnd.choice(ELEMS) for _ in range(rnd.choice([0, 1, 2, 3, 4, 5, 2, 3])))
+    get = f"(get-in m [{path}])"
+    shape = rnd.randrange(4)
+    if shape == 0:
+        return f"(let [m {m}] (mapv #(let [e %] {get}) [{elems}]))"
+    if shape == 1:
+        return f"(let [m {m}] (for [e [{elems}] :let [v {get}] :when (some? v)] [v (:k e)]))"
+    if shape == 2:
+        return f"(let [m {m}] (reduce (fn [acc e] (conj acc {get})) [] [{elems}]))"
+    return f"(defn f [m e] {get})\n(map (fn [e] (f {m} e)) [{elems}])"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_paths_agree_with_get_in(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = random.Random(seed)
+    unrolled = 0
+    for i in range(60):
+        src = _program(rnd)
+        budget = rnd.choice([10**6, 10**6, rnd.randint(1, 12)])
+        data = {"tree": TREE}
+        tag = f"\n; {seed}/{i}"
+        got = outcome(src + tag, data=data, max_steps=budget)
+        unrolled += any(
+            f"rt_get_path{n}(" in ptc_compiler.compile(src + tag).python_source for n in range(2, 6)
+        )
+        with generic(monkeypatch):
+            want = outcome(src + tag + " ", data=data, max_steps=budget)
+        assert got == want, src
+    assert unrolled > 25

@@ -6,7 +6,7 @@ Used by `tests/test_fast_paths_differential.py` (a CI-sized run over fixed seeds
 off the lowering rules (the field filter, group-by told the plucked field, `str` with
 literals as a format, `(frequencies (mapcat ...))`, same-type `+`/`-` in numeric code,
 fast update fns, `(take n (sort ...))`, the in-place linear reduce with its memo and
-plain-map shortcut), replaces `(get-in m [...])`'s literal-path helper by `get_in`, plucks
+plain-map shortcut), replaces `(get-in m [...])`'s literal-path helpers by `get_in`, plucks
 by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
 stored keys, and drops the map-entry keys of `sort-by`. Every observable must agree: the
 value, the error (code, message, line:column), the output and the step count (except
@@ -247,6 +247,10 @@ def _outcome(src: str, data: dict[str, Any], max_steps: int, steps: bool) -> str
     return f"{text} | printed {res.output!r}" + (f" | steps {res.steps}" if counted else "")
 
 
+def _get_path_keys(m: object, *keys_and_names: object) -> object:
+    return get_in(m, list(keys_and_names[0::2]))
+
+
 def _frequencies(coll: object) -> dict[object, object]:
     return dict(Counter(to_key(x) for x in seq_items(coll, "frequencies")))
 
@@ -273,6 +277,8 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         m.setattr(emit.Emitter, "take_sorted", lambda self, n, coll: None)
         m.setattr(emit.Emitter, "linear_reduce", lambda self, node: None)
         m.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
+        for n in range(2, emit.PATH_UNROLLED + 1):  # keys with their names: drop the names
+            m.setitem(executor.base_globals(), f"rt_get_path{n}", _get_path_keys)
         m.setitem(executor.base_globals(), "b_frequencies", _frequencies)
         m.setattr(sequences, "pluck", _pluck)
         m.setattr(keyed, "pluck", _pluck)

@@ -78,6 +78,10 @@ def assign_sink(name: str, then_break: bool) -> Sink:
 KGETTER_READS = 3
 
 
+#: The longest literal `get-in` path read by an unrolled helper (`lookup.get_path5`).
+PATH_UNROLLED = 5
+
+
 def collect_item(acc: str, item: ast.expr) -> ast.stmt:
     """`rt_append(acc, item)`: one element collected by a `for`/`map`/`mapv` loop into its
     list. `rt_append` is `list.append`, a C method descriptor (about 20 ns per element
@@ -320,9 +324,9 @@ class Emitter:
                     return Lowered(stmts, self.keyword_read(key.value, exprs[0], exprs[2:]))
             if fn.name == "get-in" and len(exprs) == 2:
                 path = exprs[1]
-                if isinstance(node.args[1], ir.VectorLit) and isinstance(path, ast.List):
-                    # a literal path: its keys as arguments (`lookup.get_path`), no vector
-                    return Lowered(stmts, helper("get_path", exprs[0], *path.elts))
+                keys = node.args[1]
+                if isinstance(keys, ir.VectorLit) and isinstance(path, ast.List):
+                    return Lowered(stmts, self.literal_path(exprs[0], keys.items, path.elts))
             inline = self.inline(fn.name, node.args, exprs)
             if inline is not None:
                 return Lowered(stmts, inline)
@@ -368,6 +372,28 @@ class Emitter:
             getter.reads.append((read, m, kw, k.name, default))
             return read
         return helper("kfield", m, kw, ast.Constant(k.name), *default)
+
+    def literal_path(self, m: ast.expr, keys: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr:
+        """`(get-in m [k ...])` with a literal path: its keys as arguments, no vector.
+
+        One constant keyword is the keyword read `(:k m)`. Two to `PATH_UNROLLED` keys call
+        `rt_get_path2` .. (`lookup.get_path2`, unrolled), each key followed by the name of
+        a constant keyword without `-` (read on a dict with two probes), else None. Other
+        lengths take `rt_get_path` (`lookup.get_path`, a loop).
+        """
+        if len(keys) == 1:
+            k = keys[0]
+            if isinstance(k, ir.Const) and isinstance(k.value, Keyword):
+                return self.keyword_read(k.value, m, [])
+        if not 2 <= len(keys) <= PATH_UNROLLED:
+            return helper("get_path", m, *exprs)
+        args = [m]
+        for k, expr in zip(keys, exprs, strict=True):
+            name = None
+            if isinstance(k, ir.Const) and isinstance(k.value, Keyword) and "-" not in k.value.name:
+                name = k.value.name
+            args += (expr, ast.Constant(name))
+        return helper(f"get_path{len(keys)}", *args)
 
     def keyword_getter(self, ident: str, rest: Callable[[], list[ast.stmt]]) -> list[ast.stmt]:
         """The statements `rest()` lowers, in the body of a loop binding the element

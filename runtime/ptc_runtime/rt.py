@@ -25,7 +25,14 @@ from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
 from ptc_runtime.fieldfilter import HELPERS as FIELD_FILTER_HELPERS
 from ptc_runtime.limits import measure
-from ptc_runtime.lookup import get_flexible, get_path
+from ptc_runtime.lookup import (
+    get_flexible,
+    get_path,
+    get_path2,
+    get_path3,
+    get_path4,
+    get_path5,
+)
 from ptc_runtime.prelude import HELPERS as PRELUDE_HELPERS
 from ptc_runtime.printer import pr_str
 from ptc_runtime.regexp import compile_regex
@@ -265,6 +272,10 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_kget": kget,
     "rt_kfield": kfield,
     "rt_get_path": get_path,
+    "rt_get_path2": get_path2,
+    "rt_get_path3": get_path3,
+    "rt_get_path4": get_path4,
+    "rt_get_path5": get_path5,
     "rt_call": call,
     "rt_map": map_lit,
     "rt_set": set_lit,

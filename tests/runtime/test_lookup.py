@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -14,9 +15,13 @@ from ptc_runtime.lookup import (
     get_flexible,
     get_in,
     get_path,
+    get_path2,
+    get_path3,
+    get_path4,
+    get_path5,
 )
 from ptc_runtime.rt import kfield
-from ptc_runtime.values import keyword
+from ptc_runtime.values import Keyword, keyword
 
 A = keyword("a")
 UID = keyword("user-id")
@@ -131,6 +136,70 @@ def test_get_path_is_get_in() -> None:
             path.insert(0, rnd.choice(keys))
         want = get_in(m, path)
         got = get_path(m, *path)
+        assert got is want or got == want, (m, path)
+        assert type(got) is type(want)
+
+
+UNROLLED: dict[int, Callable[..., object]] = {
+    2: get_path2,
+    3: get_path3,
+    4: get_path4,
+    5: get_path5,
+}
+
+
+def _name(k: object) -> str | None:
+    """What the compiler passes after a path key: a keyword's name without `-`, else None."""
+    return k.name if isinstance(k, Keyword) and "-" not in k.name else None
+
+
+def test_unrolled_get_paths_are_get_in() -> None:
+    # `rt_get_path2` .. `rt_get_path5` (the compiled `(get-in m [k1 .. kn])` of a literal
+    # path, each key with its name when a keyword without `-`) against `get_in`, on nested
+    # maps holding the spellings (both, one, none), keys Python conflates (1, 1.0, true,
+    # false, 0), nil keys and values, unhashable keys (their probe raises), persistent
+    # maps, vectors, sets, strings and nil at any level; mostly paths that lead somewhere
+    rnd = random.Random(17)
+    keys: list[object] = [
+        keyword("a"),
+        "a",
+        keyword("b"),
+        "b",
+        keyword("a-b"),
+        "a-b",
+        keyword("a_b"),
+        "a_b",
+        0,
+        1,
+        1.0,
+        True,
+        False,
+        None,
+        [1],
+        [keyword("a")],
+        PMap.from_dict({"a": 1}),
+        PSet.from_iterable([1]),
+    ]
+    leaves: list[object] = [None, False, 0, 1, "leaf", [5, 6], PSet.from_iterable([0, 1])]
+    for _ in range(6000):
+        n = rnd.randint(2, 5)
+        path = [rnd.choice(keys) for _ in range(n)]
+        m: object = rnd.choice(leaves)
+        for k in reversed(path):
+            near = [k, rnd.choice(keys)]
+            if isinstance(k, Keyword):  # the other spellings of the key read here
+                near += [k.name, k.name.replace("-", "_")]
+            present = rnd.sample(near + keys, rnd.randint(0, 4))
+            if rnd.random() < 0.8:
+                present.insert(0, rnd.choice(near))
+            d = {
+                to_key(x): (m if i == 0 else rnd.choice([None, 7, m]))
+                for i, x in enumerate(present)
+            }
+            m = rnd.choice([d, d, d, d, PMap.from_dict(d), [m, d], None])
+        args = [x for k in path for x in (k, _name(k))]
+        want = get_in(m, path)
+        got = UNROLLED[n](m, *args)
         assert got is want or got == want, (m, path)
         assert type(got) is type(want)
 
