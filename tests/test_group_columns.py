@@ -43,6 +43,10 @@ def _source(src: str) -> str:
         "(map (fn [[g vs]] [(fn [] (count vs)) (map :v vs)]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (reduce + 0 (map :v vs))) (group-by :g data/xs))",
         "(map (fn [[g vs]] (apply + (map :v vs))) (group-by :g data/xs))",
+        # several fields: a tuple of columns; no field: the count
+        "(map (fn [[g vs]] [(count vs) (map :v vs) (reduce + (map :w vs))]) (group-by :g data/xs))",
+        "(map (fn [[g vs]] {:g g :n (count vs)}) (group-by :g data/xs))",
+        "(map (fn [[g _]] g) (group-by :g data/xs))",
     ],
 )
 def test_the_rule_applies(src: str) -> None:
@@ -61,9 +65,8 @@ def test_the_rule_applies(src: str) -> None:
         "(map (fn [[g vs]] [vs (map :v vs)]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map #(:v %) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map :v (seq vs))) (group-by :g data/xs))",
-        # the pluck twice, another field too, or evaluated more than once per group
+        # a field plucked twice, or a pluck evaluated more than once per group
         "(map (fn [[g vs]] [(map :v vs) (map :v vs)]) (group-by :g data/xs))",
-        "(map (fn [[g vs]] [(map :v vs) (map :w vs)]) (group-by :g data/xs))",
         "(map (fn [[g vs]] ((fn [] (map :v vs)))) (group-by :g data/xs))",
         "(map (fn [[g vs]] (for [i [1 2]] (map :v vs))) (group-by :g data/xs))",
         "(map (fn [[g vs]] (loop [i 0] (if (< i 2) (recur (inc i)) (map :v vs)))) (group-by :g data/xs))",
@@ -71,10 +74,9 @@ def test_the_rule_applies(src: str) -> None:
         "(map (fn [[g vs :as e]] [e (map :v vs)]) (group-by :g data/xs))",
         "(map (fn [[g & r]] (map :v (first r))) (group-by :g data/xs))",
         "(map (fn [e] (map :v (second e))) (group-by :g data/xs))",
-        # no pluck, a string field, not the group, not a group-by, not a map
-        "(map (fn [[g vs]] (count vs)) (group-by :g data/xs))",
+        # a string field, not the group, not a group-by, not a map
         '(map (fn [[g vs]] (map "v" vs)) (group-by :g data/xs))',
-        "(map (fn [[vs g]] (map :v vs)) (group-by :g data/xs))",
+        "(map (fn [[vs g]] [(map :v vs) g]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map :v vs)) (sort-by :g data/xs))",
         "(filter (fn [[g vs]] (map :v vs)) (group-by :g data/xs))",
     ],
@@ -110,6 +112,8 @@ def _items(rnd: random.Random) -> list[Any]:
         item: Any = {"g": rnd.choice(keys[: rnd.choice([1, 3, len(keys)])])}
         if rnd.random() < 0.9:
             item["v"] = rnd.choice([1, 2.5, -0.0, 10**400, None, "s", 1e308, 3])
+        if rnd.random() < 0.5:
+            item["w"] = rnd.choice([1, "s", None])
         out.append(item if rnd.random() < 0.98 else rnd.choice([None, 5, "v", [1]]))
     return out
 
@@ -117,15 +121,21 @@ def _items(rnd: random.Random) -> list[Any]:
 @pytest.mark.parametrize("seed", range(4))
 def test_group_columns_are_the_plucked_groups(seed: int) -> None:
     rnd = random.Random(seed)
-    g, v = keyword("g"), keyword("v")
+    g, v, w = keyword("g"), keyword("v"), keyword("w")
     for _ in range(60):
         items = _items(rnd)
-        groups = group_by(g, items)
-        want = [[k, keyed.pluck(group, v)] for k, group in map_entries(groups)]  # type: ignore[arg-type]
-        got = grouped.group_columns(g, items, v)
-        assert got == want
-        # the same key objects, in the same order (1 and 1.0 group under the first seen)
-        assert [type(e[0]) for e in got] == [type(e[0]) for e in want]  # type: ignore[index]
+        entries: Any = map_entries(group_by(g, items))
+        for fields in [(v,), (), (v, w), (w, v, g)]:
+            got: Any = grouped.group_columns(g, items, *fields)
+            if not fields:
+                want = [[k, len(group)] for k, group in entries]
+            elif len(fields) == 1:
+                want = [[k, keyed.pluck(group, v)] for k, group in entries]
+            else:
+                want = [[k, tuple(keyed.pluck(group, f) for f in fields)] for k, group in entries]
+            assert got == want
+            # the same key objects, in the same order (1 and 1.0 group under the first seen)
+            assert [type(e[0]) for e in got] == [type(e[0]) for e in want]
 
 
 def _fold(col: list[object]) -> str:
@@ -173,6 +183,11 @@ def test_outside_a_run() -> None:
 
 BODIES = [
     "{:k k :total (reduce + (map F vs))}",
+    "{:k k :n (count vs) :v (reduce + (map :v vs)) :w (mapv :w vs)}",
+    "(let [n (count vs)]\n  [k n (map :a-b vs) (reduce + (map :v vs)) (map :w vs)])",
+    "[k (count vs)]",
+    "(do (println k) (count vs))",
+    "k",
     "[k (count vs) (reduce + (map F vs))]",
     "(let [xs (map F vs)]\n  [k (count xs) (first xs)])",
     "(if (> (count vs) 2)\n  (reduce + (mapv F vs))\n  (do (println k) k))",
@@ -187,6 +202,8 @@ BODIES = [
     # near misses: the rule does not apply
     "[(first vs) (reduce + (map F vs))]",
     "[(map F vs) (reduce + (map F vs))]",
+    "[(count vs) (map F vs) (mapv F vs)]",
+    "[(map :v vs) (for [i [1]] (map :w vs))]",
     "((fn [] (reduce + (map F vs))))",
 ]
 KEYFNS = [":g", '"g"', "(fn [x] (:g x))", "#(:h %)", "data/n", "[:g]", "count"]

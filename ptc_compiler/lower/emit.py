@@ -1249,14 +1249,16 @@ def group_by_field(coll: ir.Node, param: str, body: ir.Node) -> ir.Node:
 
 def group_columns(coll: ir.Node, param: str, body: ir.Node) -> tuple[ir.Node, ir.Node] | None:
     """`(map (fn [[k vs]] body) (group-by kf xs))` whose `body` reads the group `vs` only
-    as one `(map :f vs)` (or `mapv`) evaluated at most once per group (not inside a nested
-    `fn`, `loop` or `for`) and as `(count vs)`: the collection becomes
-    `rt_group_columns(kf, xs, :f)`, the `[k column]` entries (`builtins.grouped`), so the
-    groups are never built; the pluck becomes `vs` itself (a fresh vector, handed out
-    once), `(count vs)` counts the column (as long as the group), and
-    `(reduce + (map :f vs))` is `rt_sum_column(vs)` (the same fold, errors and position).
-    The entry and the destructured vector are read only by the destructuring of `k` and
-    `vs`, so nothing else sees a column in place of a group. None when any of it fails.
+    as `(count vs)` and as plucks `(map :f vs)` (or `mapv`), each field plucked once and at
+    most once per group (not inside a nested `fn`, `loop` or `for`): the groups are never
+    built. The collection becomes `rt_group_columns(kf, xs, :f ...)` (`builtins.grouped`),
+    whose entries hold in place of each group its column of the one field, a tuple of
+    its columns of several fields, or, with no field, its count. Each pluck becomes its
+    column (a fresh vector, handed out once), `(count vs)` the count or the length of a
+    column (as long as the group), and `(reduce + (map :f vs))` `rt_sum_column` of the
+    column (the same fold, errors and position). The entry and the destructured vector
+    are read only by the destructuring of `k` and `vs`, so nothing else sees what stands
+    in for a group. None when any of it fails.
     """
     if not (
         type(coll) is ir.Call
@@ -1279,8 +1281,8 @@ def group_columns(coll: ir.Node, param: str, body: ir.Node) -> tuple[ir.Node, ir
             break
     if group is None or vec is None:
         return None
-    pluck: ir.Call | None = None
-    subs: dict[int, ir.Node] = {}
+    fields: dict[ir.ConstValue, tuple[ir.Node, ir.Call, bool]] = {}  # :f -> node, pluck, sum?
+    counted: list[ir.Call] = []  # each `(count vs)`
     stack: list[tuple[ir.Node, bool]] = [(body, False)]  # (node, evaluated repeatedly)
     while stack:
         node, repeated = stack.pop()
@@ -1294,22 +1296,39 @@ def group_columns(coll: ir.Node, param: str, body: ir.Node) -> tuple[ir.Node, ir
         elif type(node) is ir.Call and type(node.fn) is ir.BuiltinRef:
             name, args = node.fn.name, node.args
             if name == "count" and len(args) == 1 and _is_local(args[0], group):
+                counted.append(node)
                 continue
             summed = name == "reduce" and len(args) == 2 and args[0] == ir.BuiltinRef("+")
             target = args[1] if summed else node
             if type(target) is ir.Call and _plucks(target, group):
-                if pluck is not None or repeated:
+                field = target.args[0]
+                assert type(field) is ir.Const  # a keyword (`_plucks`)
+                if field.value in fields or repeated:
                     return None
-                pluck = target
-                local = ir.Local(group, target.span)
-                subs[id(node)] = ir.RtCall("sum_column", (local,), node.span) if summed else local
+                fields[field.value] = (node, target, summed)
                 continue
         repeated = repeated or type(node) in (ir.Fn, ir.Loop, ir.For)
         stack.extend((child, repeated) for child in scan.children(node))
-    if pluck is None:
-        return None
-    columns = ir.RtCall("group_columns", (*coll.args, pluck.args[0]), coll.span)
+    subs: dict[int, ir.Node] = {}
+    for i, (node, pluck, summed) in enumerate(fields.values()):
+        column = _column(ir.Local(group, pluck.span), i, len(fields))
+        subs[id(node)] = ir.RtCall("sum_column", (column,), node.span) if summed else column
+    for count in counted:
+        if len(fields) > 1:  # the length of the first column
+            subs[id(count.args[0])] = _column(ir.Local(group, count.args[0].span), 0, 2)
+        elif not fields:  # the count itself
+            subs[id(count)] = ir.Local(group, count.span)
+    plucked = tuple(pluck.args[0] for _, pluck, _ in fields.values())
+    columns = ir.RtCall("group_columns", (*coll.args, *plucked), coll.span)
     return columns, scan.substitute(body, subs)
+
+
+def _column(group: ir.Local, i: int, n: int) -> ir.Node:
+    """The column of field `i` of the `n` plucked, from the stand-in `group` of a
+    `group_columns` entry: the column itself for one field, else `rt_column(group, i)`."""
+    if n == 1:
+        return group
+    return ir.RtCall("column", (group, ir.Const(i, group.span)), group.span)
 
 
 def _reads_entry(node: ir.RtCall, vec: str) -> bool:

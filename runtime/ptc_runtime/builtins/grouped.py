@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
+from operator import getitem, itemgetter
 from typing import Any, Final
 
 from ptc_runtime import context
@@ -154,25 +155,37 @@ def group_by_field(keyfn: object, coll: object, field: object) -> dict[object, o
     return out  # type: ignore[return-value]
 
 
-def group_columns(keyfn: object, coll: object, field: object) -> list[object]:
-    """The `[k group]` entries of `(group-by keyfn coll)` with each group replaced by its
-    column of `field` (`(map field group)`), for a `map` whose fn reads its group only
-    through that pluck and `count` (the lowering proves it; see the module docstring).
+def group_columns(keyfn: object, coll: object, *fields: object) -> list[object]:
+    """The `[k group]` entries of `(group-by keyfn coll)` with, in place of each group, its
+    column of the one field (`(map field group)`), a tuple of its columns of several
+    fields, or, with no field, its count: for a `map` whose fn reads its group only
+    through those plucks and `count` (the lowering proves it; see the module docstring).
 
     The items and keys are found as `group-by` finds them (errors included), the keys are
     stored and grouped the same way (so in the same order, with the same first key), and
-    the entries unwrap them as `seq` of the map would. Reading `field` cannot fail.
+    the entries unwrap them as `seq` of the map would. Reading a field cannot fail.
     """
     items = seq_items(coll, "group-by")
     keys = key_values(keyfn, items, "group-by")
     if not is_stored_plain(keys):
         keys = [to_key(k) for k in keys]
-    columns: defaultdict[object, list[object]] = defaultdict(list)
-    # One append per item, all in C: `columns[k]` (dict subscript calls `__missing__`,
-    # which inserts a new key's list) paired with the item's value; `append` returns
-    # None, so `any` runs the whole zip.
-    any(map(list.append, map(columns.__getitem__, keys), plain_pluck(items, field)))
-    return map_entries(columns)
+    if not fields:
+        return map_entries(Counter(keys))
+    if len(fields) == 1:
+        columns: defaultdict[object, list[object]] = defaultdict(list)
+        # One append per item, all in C: `columns[k]` (dict subscript calls `__missing__`,
+        # which inserts a new key's list) paired with the item's value; `append` returns
+        # None, so `any` runs the whole zip.
+        any(map(list.append, map(columns.__getitem__, keys), plain_pluck(items, fields[0])))
+        return map_entries(columns)
+    n = len(fields)
+    groups: defaultdict[object, tuple[list[object], ...]] = defaultdict(
+        lambda: tuple([] for _ in range(n))
+    )
+    slots = list(map(groups.__getitem__, keys))  # each item's group, found once
+    for i, field in enumerate(fields):
+        any(map(list.append, map(itemgetter(i), slots), plain_pluck(items, field)))
+    return map_entries(groups)
 
 
 _NUMBERS: Final = frozenset({int, float})
@@ -200,6 +213,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_group_by_field": group_by_field,
     "rt_group_columns": group_columns,
     "rt_sum_column": sum_column,
+    "rt_column": getitem,  # (rt_column stand-in i): column i of several (a tuple)
 }
 
 
