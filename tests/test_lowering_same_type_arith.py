@@ -55,9 +55,9 @@ def _both(src: str) -> tuple[str, str, str]:
 def test_fib_adds_inline_in_its_numeric_version_only() -> None:
     code = api.compile(FIB + " (fib 10)").python_source
     fast, general = code.split("elif", 1)
-    assert ":= NSC['fib'](v1_n - 1)" in fast and "is rt_int or rt_type(t2) is " in fast
+    assert ":= f0_fib(v1_n - 1)" in fast and "is rt_int or rt_type(t2) is " in fast
     assert "rt_type(t3) is rt_float else rt_add2(t2, t3)" in fast
-    assert ":=" not in general and "rt_add2(NSC['fib'](rt_sub2(v1_n, 1))" in general
+    assert ":=" not in general and "rt_add2(f0_fib(rt_sub2(v1_n, 1))" in general
     assert "rt_type(v1_n) is rt_int or rt_type(v1_n) is rt_float" in code
     assert api.run(FIB + " (fib 20)").value == 6765
 
@@ -79,11 +79,11 @@ def test_fib_adds_inline_in_its_numeric_version_only() -> None:
         # beside a number literal only the other operand is tested, for the literal's type
         (
             "(defn f [n] (if (< n 0) n (- (f n) 1)))",
-            "if rt_type((t2 := NSC['f'](v1_n))) is rt_int else rt_sub2(t2, 1)",
+            "if rt_type((t2 := f0_f(v1_n))) is rt_int else rt_sub2(t2, 1)",
         ),
         (
             "(defn f [n] (if (< n 0) n (+ 1.5 (f n))))",
-            "1.5 + t2 if rt_type((t2 := NSC['f'](v1_n))) is rt_float else rt_add2(1.5, t2)",
+            "1.5 + t2 if rt_type((t2 := f0_f(v1_n))) is rt_float else rt_add2(1.5, t2)",
         ),
     ],
 )

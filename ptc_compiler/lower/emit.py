@@ -28,7 +28,6 @@ from ptc_compiler.lower.ctx import (
     LOAD,
     NONE,
     NS,
-    NSC,
     PDEP,
     PNS,
     STORE,
@@ -54,6 +53,7 @@ from ptc_runtime.fastops import (
     STR_FORMAT_PARTS,
     STR_FORMAT_UNROLLED,
 )
+from ptc_runtime.uservars import CALL_PREFIX, VALUE_PREFIX, mangle
 from ptc_runtime.values import Keyword, SymbolRef
 
 Sink = Callable[[ast.expr], list[ast.stmt]]
@@ -278,7 +278,8 @@ class Emitter:
 
     def def_(self, node: ir.Def) -> Lowered:
         low = self.expr(node.value)
-        value = helper("def", ast.Constant(node.name), low.expr)
+        # binds the name in `NS` and the table user-var references read (`user_var`)
+        value = helper("define", ast.Constant(node.name), low.expr)
         if not node.once:
             return Lowered(low.stmts, value)
         t = self.cx.fresh()
@@ -348,7 +349,7 @@ class Emitter:
             return Lowered(stmts, call(self.expr(fn).expr, exprs))
         if isinstance(fn, ir.UserRef) and not fn.lenient:
             stmts, exprs = self.many(node.args)
-            return Lowered(stmts, call(subscript(NSC, fn.name), exprs))
+            return Lowered(stmts, call(user_var(CALL_PREFIX, fn.name), exprs))
         stmts, exprs = self.many((fn, *node.args))
         return Lowered(stmts, helper("call", *exprs))
 
@@ -1011,7 +1012,7 @@ def _regex(e: Emitter, n: ir.RegexLit) -> Lowered:
 def _user_ref(e: Emitter, n: ir.UserRef) -> Lowered:
     if n.lenient:
         return Lowered((), helper("uget_lenient", ast.Constant(n.name)))
-    return Lowered((), subscript(NS, n.name))
+    return Lowered((), user_var(VALUE_PREFIX, n.name))
 
 
 def _builtin_ref(e: Emitter, n: ir.BuiltinRef) -> Lowered:
@@ -1511,6 +1512,14 @@ def nil_or_false(name: str) -> ast.expr:
             ast.Compare(load(name), [ast.Is()], [ast.Constant(False)]),
         ],
     )
+
+
+def user_var(prefix: str, name: str) -> ast.Name:
+    """A user var's value (`VALUE_PREFIX`) or callable (`CALL_PREFIX`) as a plain name
+    under its mangled identifier: not a module global, so CPython finds it in the run's
+    table of user vars, the module's `__builtins__` (see `ptc_runtime.uservars`), which a
+    `def` anywhere in the environment updates; one cached `LOAD_GLOBAL`, no subscript."""
+    return ast.Name(prefix + mangle(name), LOAD)
 
 
 def subscript(container: str, key: str) -> ast.expr:

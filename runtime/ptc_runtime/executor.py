@@ -1,11 +1,12 @@
 """Run compiled code against a `RunContext` and turn every ending into an `Outcome`.
 
 The generated module is executed in a fresh globals dict holding only the runtime
-helpers, the builtins, the user-namespace tables and the step-budget iterators (`FUEL`,
-`CREDIT`), with empty `__builtins__`. Failures are mapped back to Lisp line:column through the
-positions lowering stamped on the code (3.11 `co_positions`). Python exceptions
-that escape generated code are translated to typed, bounded program errors; any
-other exception is our bug, reported as an internal error with an incident id
+helpers, the builtins, the user namespace `NS` and the step-budget iterators (`FUEL`,
+`CREDIT`); its `__builtins__` is the run's table of user vars under their mangled names
+(`RunContext.nsc`, see `ptc_runtime.uservars`), nothing else. Failures are mapped back to
+Lisp line:column through the positions lowering stamped on the code (3.11 `co_positions`).
+Python exceptions that escape generated code are translated to typed, bounded program
+errors; any other exception is our bug, reported as an internal error with an incident id
 (the traceback goes to the host's log, never to the program or the model).
 """
 
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from types import CodeType, TracebackType
 from typing import Any, Literal
 
-from ptc_runtime import context
+from ptc_runtime import context, uservars
 from ptc_runtime.builtins import BUILTINS
 from ptc_runtime.errors import FailSignal, LimitExceeded, OutOfMemory, PtcError, ReturnSignal
 from ptc_runtime.rt import HELPERS
@@ -51,6 +52,7 @@ def base_globals() -> dict[str, Any]:
     global _BASE_GLOBALS
     if _BASE_GLOBALS is None:
         g: dict[str, Any] = dict(HELPERS)
+        g.update(uservars.HELPERS)
         for spec in BUILTINS.values():
             g[spec.py_name] = spec.fn
             _BUILTIN_NAMES[spec.fn.__name__] = spec.name
@@ -109,9 +111,10 @@ _gc_freeze = _GcFreeze()
 def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]) -> Outcome:
     """Execute a compiled program module in `ctx`; never raises for a program outcome."""
     g = dict(base_globals())
-    g["__builtins__"] = {}
+    # User vars are read and called as plain names found in the run's table (the
+    # environment's, shared by all its modules): see `ptc_runtime.uservars`.
+    g["__builtins__"] = ctx.nsc
     g["NS"] = ctx.ns
-    g["NSC"] = ctx.nsc
     g["FUEL"] = ctx.first_fuel()
     g["CREDIT"] = context.fresh_credit()
     ctx.link(g)  # earlier modules of the environment pull from the same chunk
@@ -174,6 +177,10 @@ def translate(exc: Exception, fn_names: Mapping[str, str]) -> PtcError:
             kind = _PY_KIND.get(m.group(1), "a value")
             return PtcError("not_callable", f"not callable: {kind}")
         return PtcError("type_error", "wrong type of argument")
+    if isinstance(exc, NameError) and in_program:  # a user var not defined (yet)
+        name = uservars.unmangle(getattr(exc, "name", None) or "")
+        if name is not None:
+            return PtcError("unbound_var", f"undefined variable: {name}")
     if isinstance(exc, KeyError) and in_program:
         name = exc.args[0] if exc.args and isinstance(exc.args[0], str) else "?"
         return PtcError("unbound_var", f"undefined variable: {name}")
