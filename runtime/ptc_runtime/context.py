@@ -143,7 +143,9 @@ class RunContext:
     data: Mapping[Any, Any] = field(default_factory=dict)
     tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     ns: dict[str, Any] = field(default_factory=dict)  # user namespace: name -> value
-    nsc: dict[str, Any] = field(default_factory=dict)  # name -> what calling it calls
+    #: The user vars as generated code names them, `v0_<m>` -> value and `f0_<m>` -> what
+    #: calling it calls: the `__builtins__` of the run's module (`ptc_runtime.uservars`).
+    nsc: dict[str, Any] = field(default_factory=dict)
     history: tuple[Any, Any, Any] = (None, None, None)
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
     print_line_chars: int = DEFAULT_PRINT_LINE_CHARS

@@ -1,11 +1,12 @@
 """Retained environments of state owners (target §11: each run is a transaction).
 
-An `Environment` holds one owner's user namespace (`ns`: name -> value, `nsc`: name ->
-what calling it calls) and the turn history `*1 *2 *3`. Closures from earlier runs
-reference the very `ns`/`nsc` dict objects, so they are never replaced: a run writes
-into them directly and `rollback` restores them *in place* from the snapshot taken at
-`begin`. `commit` checks both byte ceilings first and changes nothing when either is
-exceeded. Runs of one owner are serialised by `lock`.
+An `Environment` holds one owner's user namespace (`ns`: name -> value, `nsc`: the same
+vars as generated code names them, see `ptc_runtime.uservars`) and the turn history
+`*1 *2 *3`. Closures from earlier runs reference the very `ns`/`nsc` dict objects (`nsc`
+is their modules' `__builtins__`), so they are never replaced: a run writes into them
+directly and `rollback` restores them *in place* from the snapshot taken at `begin`.
+`commit` checks both byte ceilings first and changes nothing when either is exceeded.
+Runs of one owner are serialised by `lock`.
 """
 
 from __future__ import annotations
