@@ -47,6 +47,10 @@ def _source(src: str) -> str:
         "(map (fn [[g vs]] [(count vs) (map :v vs) (reduce + (map :w vs))]) (group-by :g data/xs))",
         "(map (fn [[g vs]] {:g g :n (count vs)}) (group-by :g data/xs))",
         "(map (fn [[g _]] g) (group-by :g data/xs))",
+        # for and doseq, with later :let and :when clauses
+        "(for [[g vs] (group-by :g data/xs)] [g (reduce + (map :v vs))])",
+        "(for [[g vs] (group-by :g data/xs) :let [n (count vs)] :when (> n 1)] (map :v vs))",
+        "(doseq [[g vs] (group-by :g data/xs)] (println (reduce + (map :v vs))))",
     ],
 )
 def test_the_rule_applies(src: str) -> None:
@@ -79,6 +83,10 @@ def test_the_rule_applies(src: str) -> None:
         "(map (fn [[vs g]] [(map :v vs) g]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map :v vs)) (sort-by :g data/xs))",
         "(filter (fn [[g vs]] (map :v vs)) (group-by :g data/xs))",
+        # for: another binding after it, the group read in a clause
+        "(for [[g vs] (group-by :g data/xs) x [1 2]] (map :v vs))",
+        "(for [[g vs] (group-by :g data/xs) :when (seq vs)] (map :v vs))",
+        "(for [e (group-by :g data/xs)] (map :v (second e)))",
     ],
 )
 def test_the_rule_does_not_apply(src: str) -> None:
@@ -221,9 +229,14 @@ def _program(rnd: random.Random) -> str:
     pattern = "[k vs z]" if re.search(r"\bz\b", body) else rnd.choice(["[k vs]", "[k vs z]"])
     if not re.search(r"\bk\b", body):
         pattern = pattern.replace("k", "_")
-    hof = rnd.choice(["map", "mapv"])
+    hof = rnd.choice(["map", "mapv", "for", "doseq"])
     kf, coll = rnd.choice(KEYFNS), rnd.choice(COLLS)
-    return f"({hof} (fn [{pattern}]\n  {body})\n (group-by {kf} {coll}))"
+    if hof in ("map", "mapv"):
+        return f"({hof} (fn [{pattern}]\n  {body})\n (group-by {kf} {coll}))"
+    clauses = rnd.choice(["", "", ":let [c 2] :when (pos? c)", ":while (some? 1)"])
+    if hof == "doseq":
+        body = f"(println {body})"
+    return f"({hof} [{pattern} (group-by {kf} {coll}) {clauses}]\n  {body})"
 
 
 def _data(rnd: random.Random) -> dict[str, Any]:
@@ -259,7 +272,7 @@ def test_agrees_with_the_generic_path(seed: int, monkeypatch: pytest.MonkeyPatch
         applied += "rt_group_columns" in _source(src)
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         with monkeypatch.context() as m:  # group-by, plucks and reduce as they are
-            m.setattr(emit, "group_columns", lambda coll, param, body: None)
+            m.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)
             m.setattr(emit, "group_by_field", lambda coll, param, body: coll)
             m.setattr(sequences, "pluck", keyed.pluck)
             plain_src = src + " "

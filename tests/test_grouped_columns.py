@@ -94,7 +94,7 @@ def test_columns_agree_with_plucking_each_group(
 ) -> None:
     rnd = random.Random(seed)
     # groups are built (`test_group_columns` has the rule that builds none)
-    monkeypatch.setattr(emit, "group_columns", lambda coll, param, body: None)
+    monkeypatch.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)
     for _ in range(16):
         data = {"xs": _data(rnd), "n": rnd.choice([None, 5, "ab", {"g": 1}])}
         src = rnd.choice(PROGRAMS)

@@ -800,6 +800,7 @@ class Emitter:
         return stmts
 
     def for_(self, node: ir.For, sink: Sink) -> list[ast.stmt]:
+        node = for_group_columns(node)
         acc = self.cx.fresh()
         saved = self.cx.recur
         self.cx.recur = None
@@ -1249,6 +1250,41 @@ def group_by_field(coll: ir.Node, param: str, body: ir.Node) -> ir.Node:
 
 
 def group_columns(coll: ir.Node, param: str, body: ir.Node) -> tuple[ir.Node, ir.Node] | None:
+    """The collection and body of `(map (fn [[k vs]] body) (group-by kf xs))` when
+    `group_uses` finds the rule for them; else None."""
+    if type(body) is not ir.Let:
+        return None
+    found = group_uses(coll, param, body.bindings, body)
+    if found is None:
+        return None
+    return found[0], scan.substitute(body, found[1])
+
+
+def for_group_columns(node: ir.For) -> ir.For:
+    """`(for [[k vs] (group-by kf xs) ...] body)` (also `doseq`, later clauses but no
+    other binding) with `group_uses`'s rule when it finds it; else `node`."""
+    clauses = node.clauses
+    if not (
+        len(clauses) >= 2
+        and type(clauses[0]) is ir.ForBind
+        and _is_group_by(clauses[0].coll)
+        and type(clauses[1]) is ir.ForLet
+        and not any(type(c) is ir.ForBind for c in clauses[2:])
+    ):
+        return node
+    bind, destructure = clauses[0], clauses[1]
+    read = scan.children(ir.For(clauses[1:], node.body, node.collect, node.span))
+    found = group_uses(bind.coll, bind.ident, destructure.bindings, ir.Do(read, node.span))
+    if found is None:
+        return node
+    columns, subs = found
+    subs[id(bind.coll)] = columns
+    return scan.substitute(node, subs)  # type: ignore[no-any-return]
+
+
+def group_uses(
+    coll: ir.Node, param: str, bindings: tuple[tuple[str, ir.Node], ...], body: ir.Node
+) -> tuple[ir.Node, dict[int, ir.Node]] | None:
     """`(map (fn [[k vs]] body) (group-by kf xs))` whose `body` reads the group `vs` only
     as `(count vs)` and as plucks `(map :f vs)` (or `mapv`), each field plucked once and at
     most once per group (not inside a nested `fn`, `loop` or `for`): the groups are never
@@ -1260,18 +1296,17 @@ def group_columns(coll: ir.Node, param: str, body: ir.Node) -> tuple[ir.Node, ir
     column (the same fold, errors and position). The entry and the destructured vector
     are read only by the destructuring of `k` and `vs`, so nothing else sees what stands
     in for a group. None when any of it fails.
+
+    `bindings` are the destructuring's (`[k vs]` of the entry `param`), `body` everything
+    evaluated once per entry (the bindings included). The answer is the new collection
+    and the replacements (by node id) to make in `body`.
     """
-    if not (
-        type(coll) is ir.Call
-        and type(coll.fn) is ir.BuiltinRef
-        and coll.fn.name == "group-by"
-        and len(coll.args) == 2
-        and type(body) is ir.Let
-    ):
+    if not _is_group_by(coll):
         return None
+    assert type(coll) is ir.Call
     vec_read = group_read = None  # the destructuring's `(check-vec entry)`, `(nth vec 1)`
     vec = group = None
-    for ident, value in body.bindings:
+    for ident, value in bindings:
         if type(value) is not ir.RtCall or not value.args or type(value.args[0]) is not ir.Local:
             continue
         of = value.args[0].ident
@@ -1320,8 +1355,16 @@ def group_columns(coll: ir.Node, param: str, body: ir.Node) -> tuple[ir.Node, ir
         elif not fields:  # the count itself
             subs[id(count)] = ir.Local(group, count.span)
     plucked = tuple(pluck.args[0] for _, pluck, _ in fields.values())
-    columns = ir.RtCall("group_columns", (*coll.args, *plucked), coll.span)
-    return columns, scan.substitute(body, subs)
+    return ir.RtCall("group_columns", (*coll.args, *plucked), coll.span), subs
+
+
+def _is_group_by(coll: ir.Node) -> bool:
+    return (
+        type(coll) is ir.Call
+        and type(coll.fn) is ir.BuiltinRef
+        and coll.fn.name == "group-by"
+        and len(coll.args) == 2
+    )
 
 
 def _column(group: ir.Local, i: int, n: int) -> ir.Node:
