@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from ptc_runtime import context, fieldfilter, records, transient
+from ptc_runtime import context, convert, fieldfilter, records, transient
 from ptc_runtime.builtins import keyed
 from ptc_runtime.context import Records, RunContext
 from ptc_runtime.convert import from_host
@@ -144,6 +144,113 @@ def test_a_list_elsewhere_in_unplain_data_is_not_registered() -> None:
     reg = Records()
     from_host({"xs": xs, "t": (1, 2)}, reg)  # the walk converts the tuple: no proof
     assert not reg
+
+
+# Lists this long are scanned a block of records at a time (`convert._record_values`).
+LONG = convert._RECORD_BLOCK * 2 + 10
+
+
+class Sub(str):
+    pass
+
+
+def mixed_table() -> dict[object, object]:
+    """A dict with only `str` keys in a table that held another key (traversed with keys)."""
+    d: dict[object, object] = {1: None, "sku": "x"}
+    del d[1]
+    return d
+
+
+@pytest.mark.parametrize("at", [0, convert._RECORD_BLOCK - 1, convert._RECORD_BLOCK, LONG - 1])
+def test_long_lists_with_one_odd_item(at: int) -> None:
+    def with_item(odd: object) -> list[Any]:
+        xs: list[Any] = rows(LONG)
+        xs[at] = odd
+        return xs
+
+    xs = rows(LONG)
+    assert listed(scanned({"xs": xs})) == [id(xs)]
+    ys = with_item(None)  # plain, but not all maps
+    assert not scanned({"ys": ys})
+    zs = with_item(mixed_table())  # the keys checked one by one: still a record list
+    assert listed(scanned({"zs": zs})) == [id(zs)]
+    for odd in ({1: 2}, {"sku": Sub("x")}, {"sku": (1,)}, {"n": [{2: 3}]}, {"n": {"m": {1.5}}}):
+        reg = Records()
+        bad = with_item(odd)
+        with contextlib.suppress(PtcError):  # a str subclass is refused
+            from_host({"bad": bad}, reg)
+        assert not reg, odd
+        assert not convert._is_plain({"bad": bad}), odd
+    nested = with_item({"lines": rows()})  # records inside records
+    reg = scanned({"nested": nested})
+    assert listed(reg) == sorted([id(nested), id(nested[at]["lines"])])
+
+
+def random_value(rnd: random.Random, depth: int, odd: float) -> Any:
+    r = rnd.random()
+    if depth > 0 and r < 0.08:
+        return [random_value(rnd, depth - 1, odd) for _ in range(rnd.randint(0, 3))]
+    if depth > 0 and r < 0.16:
+        return random_record(rnd, depth - 1, odd)
+    if rnd.random() < odd:
+        return rnd.choice([(1,), Sub("s"), {1, 2}, b"x", keyword("k")])
+    return rnd.choice([None, True, 1, 2.5, "s", "", -7])
+
+
+def random_record(rnd: random.Random, depth: int, odd: float) -> Any:
+    """A map of 3 fields (containers nested `depth` deep), anything else with odds `odd`."""
+    if rnd.random() < odd:
+        return rnd.choice([{1: 2}, {keyword("a"): 1}, mixed_table(), {Sub("a"): 1}, None, [1]])
+    return {k: random_value(rnd, depth, odd) for k in rnd.sample(["a", "b", "c", "d"], 3)}
+
+
+def all_lists(x: object, out: list[list[Any]]) -> list[list[Any]]:
+    if type(x) is list:
+        out.append(x)
+        for y in x:
+            all_lists(y, out)
+    elif type(x) is dict:
+        for y in x.values():
+            all_lists(y, out)
+    return out
+
+
+def is_record_list(xs: list[Any]) -> bool:
+    return all(type(x) is dict and all(type(k) is str for k in x) for x in xs)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_blocked_record_scan_agrees_with_the_level_scan(seed: int) -> None:
+    rnd = random.Random(seed)
+    plains = 0
+    for _ in range(12):
+        n = rnd.choice([convert._RECORD_BLOCK, LONG, 40])
+        odd = rnd.choice([0.0, 0.0, 0.3 / n, 3 / n])  # mostly none or a few odd values
+        data = {
+            "xs": [random_record(rnd, 2, odd) for _ in range(n)],
+            "ys": [
+                [random_record(rnd, 1, odd) for _ in range(n)] for _ in range(rnd.randint(0, 2))
+            ],
+        }
+        plains += convert._is_plain(data)
+        got, old = Records(), Records()
+        plain = convert._is_plain(data)
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(convert, "_FEW_LISTS", 0)  # the level scan alone
+            assert convert._is_plain(data) == plain
+            with contextlib.suppress(PtcError):
+                from_host(data, old)
+        with contextlib.suppress(PtcError):
+            from_host(data, got)
+        assert set(old) <= set(got)
+        for xs in got.values():
+            assert len(xs) >= N and is_record_list(xs)
+        if plain:
+            # every list of records found: the long ones by blocks, the rest as before
+            want = {id(xs) for xs in all_lists(data, []) if len(xs) >= N and is_record_list(xs)}
+            assert set(got) <= want
+            assert {id(xs) for xs in all_lists(data, []) if len(xs) >= LONG - 10} & want <= set(got)
+    assert 0 < plains < 12  # both kinds were seen
 
 
 def test_lists_a_program_builds_are_not_registered() -> None:

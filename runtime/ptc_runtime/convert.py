@@ -229,7 +229,9 @@ def _is_plain(root: object, records: list[list[object]] | None = None) -> bool:
     next level are gathered per group (the dicts' values, the lists' items): a group that
     holds only dicts or only lists (a list of records, a map of lists) is taken whole,
     without a second look at each element's type, and a single such list is used as it is
-    (it is only read).
+    (it is only read). A long list of records among few lists is scanned a block at a time
+    instead (`_record_values`), its values' containers joining the level below its
+    items.
 
     `records` (if given) receives the lists of a level whose items are all dicts: when
     the scan returns True, each of those dicts was found to have only `str` keys (at the
@@ -243,6 +245,8 @@ def _is_plain(root: object, records: list[list[object]] | None = None) -> bool:
         lists = (root,)
     else:
         return False
+    later_dicts: list[Sequence[Any]] = []
+    later_lists: list[Sequence[Any]] = []
     for _ in range(_MAX_LEVELS):
         value_kinds: set[type] = set()
         item_kinds: set[type] = set()
@@ -255,27 +259,82 @@ def _is_plain(root: object, records: list[list[object]] | None = None) -> bool:
                 return False
             else:  # the values listed below only where containers remain
                 value_kinds = set(map(type, chain.from_iterable(map(dict.values, dicts))))
+        record_kinds: set[type] = set()
+        record_values: list[list[object]] = []
+        # the rest of a list `_record_values` gave up on, by id: (the rest, the list)
+        tails: dict[int, tuple[list[object], list[object]]] = {}
+        if lists and len(lists) <= _FEW_LISTS:
+            other: list[list[object]] = []
+            for items in lists:
+                if len(items) < _RECORD_BLOCK:
+                    other.append(items)
+                    continue
+                end = _record_values(items, record_kinds, record_values)
+                if end == len(items):
+                    if records is not None:
+                        records.append(items)
+                else:
+                    rest = items[end:]
+                    tails[id(rest)] = (rest, items)
+                    other.append(rest)
+            lists = other
         if lists:
             item_kinds = set(map(type, chain.from_iterable(lists)))
-        kinds = value_kinds | item_kinds
+        kinds = value_kinds | item_kinds | record_kinds
         if kinds - _PLAIN_OR_CONTAINER:
             return False
-        if dict not in kinds and list not in kinds:
-            return True  # only scalars below: done (the last level is never listed)
-        next_dicts: list[Sequence[Any]] = []
-        next_lists: list[Sequence[Any]] = []
+        # the containers found a level further down by `_record_values` join this level's
+        # finds at the next level, where the scan alone would have found them too
+        next_dicts, next_lists = later_dicts, later_lists
+        later_dicts, later_lists = [], []
+        if record_values and not record_kinds.isdisjoint(_CONTAINERS):
+            _gather(record_kinds, _joined(record_values), later_dicts, later_lists)  # type: ignore[arg-type]
+        if dict not in kinds and list not in kinds and not next_dicts and not later_dicts:
+            if not next_lists and not later_lists:
+                return True  # only scalars below: done (the last level is never listed)
         if dicts and not value_kinds.isdisjoint(_CONTAINERS):
             if values is None:
                 values = _dict_values(dicts)
             _gather(value_kinds, values, next_dicts, next_lists)
         if lists and not item_kinds.isdisjoint(_CONTAINERS):
             if records is not None and item_kinds == _ONLY_DICT:
-                records += lists
+                if tails:  # a rest stands for its whole list (its first items are records)
+                    records += [tails[id(x)][1] if id(x) in tails else x for x in lists]
+                else:
+                    records += lists
             items = lists[0] if len(lists) == 1 else list(chain.from_iterable(lists))
             _gather(item_kinds, items, next_dicts, next_lists)
         dicts = _joined(next_dicts)
         lists = _joined(next_lists)
     return False
+
+
+def _record_values(items: Sequence[object], kinds: set[type], values: list[list[object]]) -> int:
+    """How many of the first of `items` (a long list) are exact dicts with only `str`
+    keys, checked a block at a time: the types of their values are added to `kinds`, and
+    their values to `values` (a list per block; only blocks with containers among them).
+
+    What the level-by-level scan finds for the list's items and, one level down, for
+    their keys and values, but a block of `_RECORD_BLOCK` items at a time: the items'
+    types, `_str_keyed_values` and the values' types are taken while the block's dicts
+    are in the processor's cache (over a whole long list each pass reads every dict from
+    memory again). The caller looks into the values' containers where the level scan
+    would, and gives the items from the first block that is not such (a non-dict, a key
+    that may not be a `str`) to the level scan.
+    """
+    step = _RECORD_BLOCK
+    for lo in range(0, len(items), step):
+        block = items[lo : lo + step]
+        if set(map(type, block)) != _ONLY_DICT:
+            return lo
+        found = _str_keyed_values(block)  # type: ignore[arg-type]
+        if found is None:
+            return lo  # the level scan looks at every key
+        block_kinds = set(map(type, found))
+        kinds |= block_kinds
+        if not block_kinds.isdisjoint(_CONTAINERS):
+            values.append(found)  # only these are looked into again
+    return len(items)
 
 
 def _str_keyed_values(dicts: Sequence[dict[object, object]]) -> list[object] | None:
@@ -369,6 +428,11 @@ def _joined(groups: list[Sequence[Any]]) -> Sequence[Any]:
 
 
 _MAX_LEVELS: Final = 10_000
+#: At most this many lists of a level are tried as lists of records (`_record_values`),
+#: each when it is `_RECORD_BLOCK` items or longer; many lists are scanned together.
+_FEW_LISTS: Final = 8
+#: Records scanned at a time (`_record_values`): their dicts stay in the cache.
+_RECORD_BLOCK: Final = 1024
 _IS_DICT: Final = partial(operator.is_, dict)
 _IS_LIST: Final = partial(operator.is_, list)
 _STR_ONLY: Final = frozenset({str})
