@@ -20,11 +20,13 @@ the field plucked from the groups of the `group-by` a `map` walks
 (`(map (fn [[k vs]] ... (map :f vs) ...) (group-by ...))`), it calls `group_by_field`,
 which splits that field while grouping.
 
-When the fn reads its group only as `(map :f vs)` (once, outside any nested fn or loop)
-and `(count vs)`, the groups themselves are never needed: the lowering calls
-`group_columns`, which builds only the per-group columns of `:f` and hands each column
-out in place of its group (so `(map :f vs)` is `vs` itself, and `(count vs)` is the same
-number), and `(reduce + (map :f vs))` becomes `sum_column`, the same fold over it.
+When the fn (or a `for`/`doseq` body) reads its group only through plucks `(map :f vs)`
+(each field once, outside any nested fn or loop) and `(count vs)`, the groups themselves
+are never needed: the lowering calls `group_columns`, which builds only what stands in
+for each group (its column of the one field, a tuple of its columns of several, or its
+count when nothing is plucked), and `(reduce + (map :f vs))` becomes `sum_column`, the
+same fold over the column. Over a record list grouped by a keyword (`records`), the key
+and the fields of each item are read in one pass (`_record_columns`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import operator
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from operator import getitem, itemgetter
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ptc_runtime import context
 from ptc_runtime.builtins.arithmetic import add
@@ -42,6 +44,8 @@ from ptc_runtime.builtins.keyed import is_stored_plain, key_values
 from ptc_runtime.builtins.keyed import pluck as plain_pluck
 from ptc_runtime.collections import map_entries, seq_items, to_key
 from ptc_runtime.errors import PtcError
+from ptc_runtime.records import is_records
+from ptc_runtime.values import Keyword
 
 #: Fewer items than this fit in the caches: remembering them would gain nothing.
 MIN_ITEMS: Final = 512
@@ -166,6 +170,9 @@ def group_columns(keyfn: object, coll: object, *fields: object) -> list[object]:
     the entries unwrap them as `seq` of the map would. Reading a field cannot fail.
     """
     items = seq_items(coll, "group-by")
+    entries = _record_columns(keyfn, items, fields)
+    if entries is not None:
+        return entries
     keys = key_values(keyfn, items, "group-by")
     if not is_stored_plain(keys):
         keys = [to_key(k) for k in keys]
@@ -185,6 +192,59 @@ def group_columns(keyfn: object, coll: object, *fields: object) -> list[object]:
     slots = list(map(groups.__getitem__, keys))  # each item's group, found once
     for i, field in enumerate(fields):
         any(map(list.append, map(itemgetter(i), slots), plain_pluck(items, field)))
+    return map_entries(groups)
+
+
+#: Key types a dict groups as `group-by` groups their stored keys (`to_key` keeps them),
+#: provided no int or float key equal to 0 or 1 took in a boolean (`True == 1`).
+_RAW_KEYS: Final = frozenset({str, Keyword, type(None), int, float})
+
+
+def _record_columns(
+    keyfn: object, items: Sequence[object], fields: tuple[object, ...]
+) -> list[object] | None:
+    """`group_columns` of a record list (`ptc_runtime.records`) grouped by a keyword, all
+    fields keywords too: each item's key and values read in one pass, while its map is in
+    the cache (the general path reads the items once per field and once for the keys).
+    None when the general path must answer.
+
+    In a record list the flexible read of `:k` is the item's `"k"` when it has one
+    (`records`); an item without it raises `KeyError` here, and the general path reads
+    again. Keys are grouped as they are, then checked: every distinct key of a kind
+    `to_key` keeps, none equal to 0 or 1 (a boolean would have joined it, where stored
+    keys keep `true` apart), and none unhashable (`TypeError`); else the general path.
+    Nothing here has effects, so starting over is invisible.
+    """
+    if type(keyfn) is not Keyword or not is_records(items):
+        return None
+    names: list[str] = []
+    for field in fields:
+        if type(field) is not Keyword:
+            return None
+        names.append(field.name)
+    records = cast("list[dict[str, object]]", items)  # exact dicts (`is_records`)
+    keys = map(itemgetter(keyfn.name), records)
+    groups: dict[object, Any]
+    try:
+        if not names:
+            groups = Counter(keys)
+        elif len(names) == 1:
+            groups = defaultdict(list)
+            values = map(itemgetter(names[0]), records)
+            any(map(list.append, map(groups.__getitem__, keys), values))
+        else:
+            n = len(names)
+            groups = defaultdict(lambda: tuple([] for _ in range(n)))
+            slots = list(map(groups.__getitem__, keys))
+            for i, name in enumerate(names):
+                values = map(itemgetter(name), records)
+                any(map(list.append, map(itemgetter(i), slots), values))
+    except (KeyError, TypeError):
+        return None
+    kinds = set(map(type, groups))
+    numbers = int in kinds or float in kinds
+    if not kinds <= _RAW_KEYS or (numbers and (0 in groups or 1 in groups)):
+        return None
     return map_entries(groups)
 
 
