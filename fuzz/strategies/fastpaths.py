@@ -6,7 +6,8 @@ Used by `tests/test_fast_paths_differential.py` (a CI-sized run over fixed seeds
 off the lowering rules (the field filter, group-by told the plucked field, `str` with
 literals as a format, `(frequencies (mapcat ...))`, same-type `+`/`-` in numeric code,
 fast update fns, `(take n (sort ...))`, the in-place linear reduce with its memo and
-plain-map shortcut), replaces `(get-in m [...])`'s literal-path helpers by `get_in`, plucks
+plain-map shortcut, reads of loop-invariant locals moved before the loop), replaces
+`(get-in m [...])`'s literal-path helpers by `get_in`, plucks
 by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
 stored keys, and drops the map-entry keys of `sort-by`. Every observable must agree: the
 value, the error (code, message, line:column), the output and the step count (except
@@ -279,7 +280,8 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         m.setattr(emit.Emitter, "take_sorted", lambda self, n, coll: None)
         m.setattr(emit.Emitter, "linear_reduce", lambda self, node: None)
         m.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
-        for n in range(2, emit.PATH_UNROLLED + 1):  # keys with their names: drop the names
+        m.setattr(emit.Emitter, "hoist", lambda self, base, keys, span: None)
+        for n in range(1, emit.PATH_UNROLLED + 1):  # keys with their names: drop the names
             m.setitem(executor.base_globals(), f"rt_get_path{n}", _get_path_keys)
         m.setitem(executor.base_globals(), "b_frequencies", _frequencies)
         m.setattr(sequences, "pluck", _pluck)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ptc_compiler import ir
+from ptc_compiler.forms import Span
 from ptc_compiler.lower import scan
 from ptc_compiler.lower.ctx import (
     CREDIT,
@@ -82,6 +83,65 @@ KGETTER_READS = 3
 PATH_UNROLLED = 5
 
 
+def path_read(m: ast.expr, keys: Sequence[ir.Node], exprs: Sequence[ast.expr]) -> ast.Call:
+    """`rt_get_pathN(m, k1, n1, ..)` for one to `PATH_UNROLLED` keys (`lookup.get_path1`
+    .., unrolled): each key followed by the name of a constant keyword without `-` (read
+    on a dict with two probes), else None."""
+    args = [m]
+    for k, expr in zip(keys, exprs, strict=True):
+        name = None
+        if isinstance(k, ir.Const) and isinstance(k.value, Keyword) and "-" not in k.value.name:
+            name = k.value.name
+        args += (expr, ast.Constant(name))
+    return helper(f"get_path{len(keys)}", *args)
+
+
+class Hoist:
+    """A `for` loop (clause `start` of `node`, with the clauses it nests and the body)
+    that reads of loop-invariant locals may be computed before (`Emitter.hoist`): the
+    statements to place before it, and the idents bound inside it, found when first
+    asked (most reads in loops are of the loop's own element, answered without a walk)."""
+
+    __slots__ = ("_inner", "node", "start", "stmts")
+
+    def __init__(self, node: ir.For, start: int) -> None:
+        self.node = node
+        self.start = start
+        self.stmts: list[ast.stmt] = []
+        self._inner: frozenset[str] | None = None
+
+    def invariant(self, ident: str) -> bool:
+        """True when no part of the loop binds `ident` (its value is the same throughout)."""
+        first = self.node.clauses[self.start]
+        if first.ident == ident:  # type: ignore[union-attr]
+            return False
+        if self._inner is None:
+            self._inner = bound_inside(self.node, self.start)
+        return ident not in self._inner
+
+
+def bound_inside(node: ir.For, start: int) -> frozenset[str]:
+    """The idents bound by the `for` clause `start` of `node`, the clauses after it and
+    the body, at any depth (nested lets, loops, fns, fors)."""
+    first = node.clauses[start]
+    bound: set[str] = {first.ident}  # type: ignore[union-attr]
+    stack: list[ir.Node] = [node.body]
+    for c in node.clauses[start + 1 :]:
+        if isinstance(c, ir.ForBind):
+            bound.add(c.ident)
+            stack.append(c.coll)
+        elif isinstance(c, ir.ForLet):
+            bound.update(i for i, _ in c.bindings)
+            stack.extend(v for _, v in c.bindings)
+        else:
+            stack.append(c.test)
+    while stack:
+        n = stack.pop()
+        bound.update(scan.bound_here(n))
+        stack.extend(scan.children(n))
+    return frozenset(bound)
+
+
 def collect_item(acc: str, item: ast.expr) -> ast.stmt:
     """`rt_append(acc, item)`: one element collected by a `for`/`map`/`mapv` loop into its
     list. `rt_append` is `list.append`, a C method descriptor (about 20 ns per element
@@ -99,6 +159,7 @@ class Emitter:
         self.cx = cx
         self.module_fns: set[str] = set()  # python names of fns defined at module level
         self.free_memo: dict[int, frozenset[str]] = {}
+        self.hoists: list[Hoist] = []  # the enclosing `for` loops of this Python function
         self.recurring: dict[int, bool] = {}  # id(FnArity) -> its body recurs to it
 
     # ------------------------------------------------------------------ expressions
@@ -296,6 +357,10 @@ class Emitter:
     def call(self, node: ir.Call) -> Lowered:
         fn = node.fn
         if isinstance(fn, ir.Const) and isinstance(fn.value, Keyword) and 1 <= len(node.args) <= 2:
+            if len(node.args) == 1:
+                hoisted = self.hoist(node.args[0], (fn,), node.span)
+                if hoisted is not None:
+                    return Lowered((), hoisted)
             stmts, exprs = self.many(node.args)
             return Lowered(stmts, self.keyword_read(fn.value, exprs[0], exprs[1:]))
         if isinstance(fn, ir.BuiltinRef) and fn.name in INLINE_HOF:
@@ -318,6 +383,10 @@ class Emitter:
             if counted is not None:
                 return counted
         if isinstance(fn, ir.BuiltinRef):
+            if fn.name == "get" and len(node.args) == 2 and isinstance(node.args[1], ir.Const):
+                hoisted = self.hoist(node.args[0], node.args[1:], node.span)
+                if hoisted is not None:
+                    return Lowered((), hoisted)
             stmts, exprs = self.many(node.args)
             if fn.name == "get" and 2 <= len(exprs) <= 3:
                 key = node.args[1]
@@ -327,7 +396,8 @@ class Emitter:
                 path = exprs[1]
                 keys = node.args[1]
                 if isinstance(keys, ir.VectorLit) and isinstance(path, ast.List):
-                    return Lowered(stmts, self.literal_path(exprs[0], keys.items, path.elts))
+                    low = self.literal_path(exprs[0], keys.items, path.elts, node)
+                    return Lowered(stmts, low)
             inline = self.inline(fn.name, node.args, exprs)
             if inline is not None:
                 return Lowered(stmts, inline)
@@ -374,27 +444,56 @@ class Emitter:
             return read
         return helper("kfield", m, kw, ast.Constant(k.name), *default)
 
-    def literal_path(self, m: ast.expr, keys: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr:
-        """`(get-in m [k ...])` with a literal path: its keys as arguments, no vector.
-
-        One constant keyword is the keyword read `(:k m)`. Two to `PATH_UNROLLED` keys call
-        `rt_get_path2` .. (`lookup.get_path2`, unrolled), each key followed by the name of
-        a constant keyword without `-` (read on a dict with two probes), else None. Other
-        lengths take `rt_get_path` (`lookup.get_path`, a loop).
+    def literal_path(
+        self, m: ast.expr, keys: Sequence[ir.Node], exprs: list[ast.expr], node: ir.Call
+    ) -> ast.expr:
+        """`(get-in m [k ...])` (`node`) with a literal path: its keys as arguments, no
+        vector. In a loop where `m` is invariant, the constant keys it starts with (up to
+        `PATH_UNROLLED`) are read once before the loop (`hoist`), the rest from there. Then
+        one constant keyword is the keyword read `(:k m)`; up to `PATH_UNROLLED` keys call
+        `path_read`; more take `rt_get_path` (`lookup.get_path`, a loop).
         """
+        lead = 0
+        while lead < min(len(keys), PATH_UNROLLED) and type(keys[lead]) is ir.Const:
+            lead += 1
+        if lead:
+            hoisted = self.hoist(node.args[0], keys[:lead], node.span)
+            if hoisted is not None:
+                if lead == len(keys):
+                    return hoisted
+                m, keys, exprs = hoisted, keys[lead:], exprs[lead:]
         if len(keys) == 1:
             k = keys[0]
             if isinstance(k, ir.Const) and isinstance(k.value, Keyword):
                 return self.keyword_read(k.value, m, [])
-        if not 2 <= len(keys) <= PATH_UNROLLED:
+        if not keys or len(keys) > PATH_UNROLLED:
             return helper("get_path", m, *exprs)
-        args = [m]
-        for k, expr in zip(keys, exprs, strict=True):
-            name = None
-            if isinstance(k, ir.Const) and isinstance(k.value, Keyword) and "-" not in k.value.name:
-                name = k.value.name
-            args += (expr, ast.Constant(name))
-        return helper(f"get_path{len(keys)}", *args)
+        return path_read(m, keys, exprs)
+
+    def hoist(self, base: ir.Node, keys: Sequence[ir.Node], span: Span) -> ast.expr | None:
+        """In the body of a `for` loop (also `map`/`filter`... made loops), the read of the
+        constant `keys` (a path, at most `PATH_UNROLLED`) out of a local `base` bound
+        outside the loop, computed once before it: `tN = rt_get_pathN(base, k, name, ...)`
+        placed before the outermost enclosing loop of this Python function that does not
+        bind `base`, and the temporary it names; None elsewhere.
+
+        Exact: such a read has no effects and cannot fail (constant keys are hashable), the
+        value of a local bound outside the loop does not change while the loop runs (the
+        in-place accumulator of a linear `reduce` is written only between reads of it, on
+        its update spine, never inside a loop nested in its fn), and the read gives the same
+        value at any time; running it when the loop runs no iteration changes nothing.
+        """
+        hoists = self.hoists
+        if not hoists or type(base) is not ir.Local:
+            return None
+        ident = base.ident
+        if not hoists[-1].invariant(ident):
+            return None
+        scope = next(h for h in hoists if h.invariant(ident))
+        t = self.cx.fresh()
+        value = path_read(self.expr(base).expr, keys, [self.expr(k).expr for k in keys])
+        scope.stmts.append(at(span, assign(t, value)))  # type: ignore[arg-type]
+        return load(t)
 
     def keyword_getter(self, ident: str, rest: Callable[[], list[ast.stmt]]) -> list[ast.stmt]:
         """The statements `rest()` lowers, in the body of a loop binding the element
@@ -818,8 +917,14 @@ class Emitter:
             low = self.expr(node.body)
             return [*low.stmts, collect_item(acc, low.expr)]
         clause = node.clauses[i]
+        hoist = None
         if type(clause) is ir.ForBind:
-            rest = self.keyword_getter(clause.ident, lambda: self.for_clauses(node, i + 1, acc))
+            hoist = Hoist(node, i)
+            self.hoists.append(hoist)
+            try:
+                rest = self.keyword_getter(clause.ident, lambda: self.for_clauses(node, i + 1, acc))
+            finally:
+                self.hoists.pop()
         else:
             rest = self.for_clauses(node, i + 1, acc)
         match clause:
@@ -831,7 +936,8 @@ class Emitter:
                     body=[*fuel_check(), *rest],
                     orelse=[],
                 )
-                return [*low.stmts, at(clause.span, loop)]  # type: ignore[list-item]
+                hoisted = hoist.stmts if hoist is not None else []
+                return [*low.stmts, *hoisted, at(clause.span, loop)]  # type: ignore[list-item]
             case ir.ForWhen(test=test) | ir.ForWhile(test=test):
                 low = self.expr(test)
                 stmts, cond = self.truthy(test, low)
@@ -861,6 +967,7 @@ class Emitter:
         saved_fn_locals = dict(cx.fn_locals)
         saved_recur = cx.recur
         saved_kgetters, cx.kgetters = cx.kgetters, {}  # another Python function
+        saved_hoists, self.hoists = self.hoists, []
         if node.self_name is not None:
             cx.fn_locals[node.self_name] = pyname
         try:
@@ -869,6 +976,7 @@ class Emitter:
             cx.fn_locals = saved_fn_locals
             cx.recur = saved_recur
             cx.kgetters = saved_kgetters
+            self.hoists = saved_hoists
         if node.contract is not None:
             made = self.fn_value(node, pyname, defs, captured)
             contract = load(cx.const("contract", node.contract))
@@ -1345,17 +1453,23 @@ def group_uses(
                 continue
         repeated = repeated or type(node) in (ir.Fn, ir.Loop, ir.For)
         stack.extend((child, repeated) for child in scan.children(node))
+    # Fields only summed go first: their totals may stand in for their columns, which
+    # only a count (a column's length) needs.
+    uses = list(fields.values())
+    if not counted:
+        uses.sort(key=lambda use: not use[2])
     subs: dict[int, ir.Node] = {}
-    for i, (node, pluck, summed) in enumerate(fields.values()):
-        column = _column(ir.Local(group, pluck.span), i, len(fields))
+    for i, (node, pluck, summed) in enumerate(uses):
+        column = _column(ir.Local(group, pluck.span), i, len(uses))
         subs[id(node)] = ir.RtCall("sum_column", (column,), node.span) if summed else column
     for count in counted:
-        if len(fields) > 1:  # the length of the first column
+        if len(uses) > 1:  # the length of the first column
             subs[id(count.args[0])] = _column(ir.Local(group, count.args[0].span), 0, 2)
-        elif not fields:  # the count itself
+        elif not uses:  # the count itself
             subs[id(count)] = ir.Local(group, count.span)
-    plucked = tuple(pluck.args[0] for _, pluck, _ in fields.values())
-    return ir.RtCall("group_columns", (*coll.args, *plucked), coll.span), subs
+    totals = ir.Const(0 if counted else sum(use[2] for use in uses), coll.span)
+    plucked = tuple(pluck.args[0] for _, pluck, _ in uses)
+    return ir.RtCall("group_columns", (*coll.args, totals, *plucked), coll.span), subs
 
 
 def _is_group_by(coll: ir.Node) -> bool:

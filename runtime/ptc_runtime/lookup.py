@@ -167,7 +167,7 @@ def get_path(m: object, *path: object) -> object:
     return cur
 
 
-# `(get-in m [k1 .. kn])` with a literal path of 2 to 5 keys: `get_path2` .. `get_path5`,
+# `(get-in m [k1 .. kn])` with a literal path of 1 to 5 keys: `get_path1` .. `get_path5`,
 # unrolled (a loop over the levels, even over a tuple of pairs, costs as much again as the
 # reads: ~45 ns a level on 3.11). The compiler passes each key `kI` with `nI`: the name of a
 # constant keyword without `-`, else None. Per level on a dict:
@@ -180,6 +180,19 @@ def get_path(m: object, *path: object) -> object:
 # nil from there on, so each level reads with default nil and nothing returns early. An
 # unhashable key (a vector or map: its probe raises TypeError) reads the path again with
 # `get_in`.
+
+
+def get_path1(m: object, k1: object, n1: str | None) -> object:
+    """`(get-in m [k1])` / `(get m k1)`: one level as in `get_path2` (see the comment above)."""
+    try:
+        if type(m) is dict:
+            if n1 is not None:
+                return m.get(k1, m.get(n1))
+            if (v := m.get(k1, NOT_FOUND)) is not NOT_FOUND and type(k1) is not bool:
+                return v
+        return get_flexible(m, k1, None)
+    except TypeError:
+        return get_in(m, [k1])
 
 
 def get_path2(m: object, k1: object, n1: str | None, k2: object, n2: str | None) -> object:

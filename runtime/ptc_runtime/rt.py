@@ -28,6 +28,7 @@ from ptc_runtime.limits import measure
 from ptc_runtime.lookup import (
     get_flexible,
     get_path,
+    get_path1,
     get_path2,
     get_path3,
     get_path4,
@@ -272,6 +273,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_kget": kget,
     "rt_kfield": kfield,
     "rt_get_path": get_path,
+    "rt_get_path1": get_path1,
     "rt_get_path2": get_path2,
     "rt_get_path3": get_path3,
     "rt_get_path4": get_path4,
