@@ -1453,23 +1453,17 @@ def group_uses(
                 continue
         repeated = repeated or type(node) in (ir.Fn, ir.Loop, ir.For)
         stack.extend((child, repeated) for child in scan.children(node))
-    # Fields only summed go first: their totals may stand in for their columns, which
-    # only a count (a column's length) needs.
-    uses = list(fields.values())
-    if not counted:
-        uses.sort(key=lambda use: not use[2])
     subs: dict[int, ir.Node] = {}
-    for i, (node, pluck, summed) in enumerate(uses):
-        column = _column(ir.Local(group, pluck.span), i, len(uses))
+    for i, (node, pluck, summed) in enumerate(fields.values()):
+        column = _column(ir.Local(group, pluck.span), i, len(fields))
         subs[id(node)] = ir.RtCall("sum_column", (column,), node.span) if summed else column
     for count in counted:
-        if len(uses) > 1:  # the length of the first column
+        if len(fields) > 1:  # the length of the first column
             subs[id(count.args[0])] = _column(ir.Local(group, count.args[0].span), 0, 2)
-        elif not uses:  # the count itself
+        elif not fields:  # the count itself
             subs[id(count)] = ir.Local(group, count.span)
-    totals = ir.Const(0 if counted else sum(use[2] for use in uses), coll.span)
-    plucked = tuple(pluck.args[0] for _, pluck, _ in uses)
-    return ir.RtCall("group_columns", (*coll.args, totals, *plucked), coll.span), subs
+    plucked = tuple(pluck.args[0] for _, pluck, _ in fields.values())
+    return ir.RtCall("group_columns", (*coll.args, *plucked), coll.span), subs
 
 
 def _is_group_by(coll: ir.Node) -> bool:
