@@ -21,6 +21,7 @@ from ptc_compiler import pr_str, run
 from ptc_compiler.lower import emit
 from ptc_compiler.lower.ctx import helper
 from ptc_runtime import executor
+from ptc_runtime.builtins.collections_ import get as builtin_get
 from ptc_runtime.lookup import get_in
 from tests.outcomes import outcome
 
@@ -215,3 +216,47 @@ def test_random_paths_agree_with_get_in(seed: int, monkeypatch: pytest.MonkeyPat
             want = outcome(src + tag + " ", data=data, max_steps=budget)
         assert got == want, src
     assert unrolled > 25
+
+
+# ------------------------------------------------------------------ (get m k) without a default
+
+
+@pytest.mark.parametrize(
+    ("src", "read"),
+    [
+        ("(get m x)", "rt_get_path1("),  # any key but a constant keyword: one level
+        ('(get m "a")', "rt_get_path1("),
+        ("(get m 1)", "rt_get_path1("),
+        ("(get m [1 :a])", "rt_get_path1("),  # a vector key is a path: get_flexible's rule
+        ("(get m :a)", "rt_kfield("),
+        ("(get m x 0)", "b_get("),  # a default: the builtin
+        ("(get m)", "b_get("),
+    ],
+)
+def test_get_without_default_reads_one_level(src: str, read: str) -> None:
+    code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
+    assert read in code, code
+
+
+def _builtin_get(m: object, k: object, name: str | None) -> object:
+    """`rt_get_path1` as the `get` builtin (`b_get`) reads."""
+    return builtin_get(m, k)
+
+
+GET_KEYS = [*KEYS, "[:a :b]", '["a" 1]', "[]", "{:a 1}", "#{1}", "-0.0", "##NaN", "'s"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_gets_agree_with_the_builtin(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = random.Random(100 + seed)
+    for i in range(50):
+        m = rnd.choice(MAPS)
+        gets = " ".join(f"(get m {rnd.choice(GET_KEYS)})" for _ in range(rnd.randint(1, 3)))
+        elems = " ".join(rnd.choice(ELEMS) for _ in range(rnd.randint(0, 4)))
+        src = f"(let [m {m}] (mapv (fn [e] [{gets}]) [{elems}]))\n; {seed}/{i}"
+        budget = rnd.choice([10**6, rnd.randint(1, 8)])
+        got = outcome(src, data={"tree": TREE}, max_steps=budget)
+        with monkeypatch.context() as mp:
+            mp.setitem(executor.base_globals(), "rt_get_path1", _builtin_get)
+            want = outcome(src + " ", data={"tree": TREE}, max_steps=budget)
+        assert got == want, src

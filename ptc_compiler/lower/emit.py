@@ -392,6 +392,8 @@ class Emitter:
                 key = node.args[1]
                 if isinstance(key, ir.Const) and isinstance(key.value, Keyword):
                     return Lowered(stmts, self.keyword_read(key.value, exprs[0], exprs[2:]))
+                if len(exprs) == 2:  # any other key: one level of a path, one frame
+                    return Lowered(stmts, path_read(exprs[0], node.args[1:], exprs[1:]))
             if fn.name == "get-in" and len(exprs) == 2:
                 path = exprs[1]
                 keys = node.args[1]
