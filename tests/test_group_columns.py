@@ -47,6 +47,8 @@ def _source(src: str) -> str:
         "(map (fn [[g vs]] [(count vs) (map :v vs) (reduce + (map :w vs))]) (group-by :g data/xs))",
         "(map (fn [[g vs]] {:g g :n (count vs)}) (group-by :g data/xs))",
         "(map (fn [[g _]] g) (group-by :g data/xs))",
+        # sum-by and avg-by of a field read its column too
+        "(map (fn [[g vs]] {:s (sum-by :v vs) :m (avg-by :w vs) :n (count vs)}) (group-by :g data/xs))",
         # for and doseq, with later :let and :when clauses
         "(for [[g vs] (group-by :g data/xs)] [g (reduce + (map :v vs))])",
         "(for [[g vs] (group-by :g data/xs) :let [n (count vs)] :when (> n 1)] (map :v vs))",
@@ -69,6 +71,8 @@ def test_the_rule_applies(src: str) -> None:
         "(map (fn [[g vs]] [vs (map :v vs)]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map #(:v %) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map :v (seq vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (sum-by #(:v %) vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] [(sum-by :v vs) (avg-by :v vs)]) (group-by :g data/xs))",
         # a field plucked twice, or a pluck evaluated more than once per group
         "(map (fn [[g vs]] [(map :v vs) (map :v vs)]) (group-by :g data/xs))",
         "(map (fn [[g vs]] ((fn [] (map :v vs)))) (group-by :g data/xs))",
@@ -206,6 +210,8 @@ BODIES = [
     "[z (map F vs)]",
     "(reduce + (map F vs))",
     "[(fn [] (count vs)) (inc (reduce + (map F vs)))]",
+    "{:s (sum-by F vs) :m (avg-by :w vs)}",
+    "(if (> (count vs) 1)\n  (avg-by F vs)\n  (sum-by :w vs))",
     # the rule applies, the sum does not
     "(reduce + 0 (map F vs))",
     "(apply + (map F vs))",
@@ -214,6 +220,7 @@ BODIES = [
     "[(first vs) (reduce + (map F vs))]",
     "[(map F vs) (reduce + (map F vs))]",
     "[(count vs) (map F vs) (mapv F vs)]",
+    "[(sum-by F vs) (avg-by F vs)]",
     "[(map :v vs) (for [i [1]] (map :w vs))]",
     "((fn [] (reduce + (map F vs))))",
 ]

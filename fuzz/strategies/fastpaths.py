@@ -108,6 +108,7 @@ class Gen:
                 f"[k (map :s vs) (map {f} vs)]",
                 f"{{:k k :n (count vs) :t (reduce + (map {f} vs))}}",
                 f"(do (println (count vs)) [k (mapv {f} vs)])",
+                f"[k (sum-by {f} vs) (avg-by :a vs)]",
             ]
         )
         coll = self.pick(["data/xs", "data/xs", self.coll()])

@@ -1403,7 +1403,8 @@ def group_uses(
     its columns of several fields, or, with no field, its count. Each pluck becomes its
     column (a fresh vector, handed out once), `(count vs)` the count or the length of a
     column (as long as the group), and `(reduce + (map :f vs))` `rt_sum_column` of the
-    column (the same fold, errors and position). The entry and the destructured vector
+    column (the same fold, errors and position), `(sum-by :f vs)`/`(avg-by :f vs)`
+    `rt_sum_by_column`/`rt_avg_by_column` of it. The entry and the destructured vector
     are read only by the destructuring of `k` and `vs`, so nothing else sees what stands
     in for a group. None when any of it fails.
 
@@ -1427,7 +1428,8 @@ def group_uses(
             break
     if group is None or vec is None:
         return None
-    fields: dict[ir.ConstValue, tuple[ir.Node, ir.Call, bool]] = {}  # :f -> node, pluck, sum?
+    # :f -> the node its column replaces, the keyword, the helper applied to the column
+    fields: dict[ir.ConstValue, tuple[ir.Node, ir.Const, str | None]] = {}
     counted: list[ir.Call] = []  # each `(count vs)`
     stack: list[tuple[ir.Node, bool]] = [(body, False)]  # (node, evaluated repeatedly)
     while stack:
@@ -1444,28 +1446,52 @@ def group_uses(
             if name == "count" and len(args) == 1 and _is_local(args[0], group):
                 counted.append(node)
                 continue
-            summed = name == "reduce" and len(args) == 2 and args[0] == ir.BuiltinRef("+")
-            target = args[1] if summed else node
-            if type(target) is ir.Call and _plucks(target, group):
-                field = target.args[0]
-                assert type(field) is ir.Const  # a keyword (`_plucks`)
-                if field.value in fields or repeated:
+            use: tuple[ir.Const, str | None] | None = None
+            if name == "reduce" and len(args) == 2 and args[0] == ir.BuiltinRef("+"):
+                inner = args[1]
+                if type(inner) is ir.Call and type(inner.fn) is ir.BuiltinRef:
+                    if inner.fn.name in ("map", "mapv"):
+                        key = _group_field(inner, group)
+                        use = None if key is None else (key, "sum_column")
+            elif name in GROUP_FIELD_READS:
+                key = _group_field(node, group)
+                use = None if key is None else (key, GROUP_FIELD_READS[name])
+            if use is not None:
+                if use[0].value in fields or repeated:
                     return None
-                fields[field.value] = (node, target, summed)
+                fields[use[0].value] = (node, *use)
                 continue
         repeated = repeated or type(node) in (ir.Fn, ir.Loop, ir.For)
         stack.extend((child, repeated) for child in scan.children(node))
     subs: dict[int, ir.Node] = {}
-    for i, (node, pluck, summed) in enumerate(fields.values()):
-        column = _column(ir.Local(group, pluck.span), i, len(fields))
-        subs[id(node)] = ir.RtCall("sum_column", (column,), node.span) if summed else column
+    for i, (node, _, fold) in enumerate(fields.values()):
+        column = _column(ir.Local(group, node.span), i, len(fields))
+        subs[id(node)] = column if fold is None else ir.RtCall(fold, (column,), node.span)
     for count in counted:
         if len(fields) > 1:  # the length of the first column
             subs[id(count.args[0])] = _column(ir.Local(group, count.args[0].span), 0, 2)
         elif not fields:  # the count itself
             subs[id(count)] = ir.Local(group, count.span)
-    plucked = tuple(pluck.args[0] for _, pluck, _ in fields.values())
+    plucked = tuple(key for _, key, _ in fields.values())
     return ir.RtCall("group_columns", (*coll.args, *plucked), coll.span), subs
+
+
+#: Builtins `(f :k group)` that read only the group's values of `:k`: the column itself for
+#: a pluck, else the runtime helper doing `f`'s work on the column (`builtins.grouped`).
+GROUP_FIELD_READS: dict[str, str | None] = {
+    "map": None,
+    "mapv": None,
+    "sum-by": "sum_by_column",
+    "avg-by": "avg_by_column",
+}
+
+
+def _group_field(node: ir.Call, group: str) -> ir.Const | None:
+    """The literal keyword `:k` of `(f :k group)`, else None."""
+    args = node.args
+    if len(args) == 2 and type(args[0]) is ir.Const and type(args[0].value) is Keyword:
+        return args[0] if _is_local(args[1], group) else None
+    return None
 
 
 def _is_group_by(coll: ir.Node) -> bool:
@@ -1500,18 +1526,6 @@ def _reads_entry(node: ir.RtCall, vec: str) -> bool:
 
 def _is_local(node: ir.Node, ident: str) -> bool:
     return type(node) is ir.Local and node.ident == ident
-
-
-def _plucks(node: ir.Call, group: str) -> bool:
-    """`node` is `(map :f group)` or `(mapv :f group)` with a literal keyword `:f`."""
-    return (
-        type(node.fn) is ir.BuiltinRef
-        and node.fn.name in ("map", "mapv")
-        and len(node.args) == 2
-        and type(node.args[0]) is ir.Const
-        and type(node.args[0].value) is Keyword
-        and _is_local(node.args[1], group)
-    )
 
 
 def field_test(name: str, node: ir.Call) -> tuple[Keyword, ir.ConstValue, bool, ir.Node] | None:

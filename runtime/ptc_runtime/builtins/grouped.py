@@ -25,8 +25,9 @@ When the fn (or a `for`/`doseq` body) reads its group only through plucks `(map 
 are never needed: the lowering calls `group_columns`, which builds only what stands in
 for each group (its column of the one field, a tuple of its columns of several, or its
 count when nothing is plucked), and `(reduce + (map :f vs))` becomes `sum_column`, the
-same fold over the column. Over a record list grouped by a keyword (`records`), the key
-and the fields of each item are read in one pass (`_record_columns`).
+same fold over the column (`(sum-by :f vs)` and `(avg-by :f vs)` likewise). Over a
+record list grouped by a keyword (`records`), the key and the fields of each item are
+read in one pass (`_record_columns`).
 """
 
 from __future__ import annotations
@@ -269,10 +270,38 @@ def sum_column(col: list[object]) -> object:
     return reduce_(add, col)
 
 
+def sum_by_column(col: list[object]) -> object:
+    """`(sum-by :f group)` given the group's column of `:f`: what `sum-by` does with the
+    values it reads (the same result and errors)."""
+    numbers, total, _ = _aggregation()
+    return total(numbers(col, "sum-by"))
+
+
+def avg_by_column(col: list[object]) -> object:
+    """`(avg-by :f group)` given the group's column of `:f` (as `sum_by_column`)."""
+    numbers, _, mean = _aggregation()
+    return mean(numbers(col, "avg-by"))
+
+
+_AGGREGATION: list[Any] = []
+
+
+def _aggregation() -> list[Any]:
+    """`aggregation`'s `_numbers`, `_total` and `_mean`, found on first use: that module
+    imports this one (`remember`)."""
+    if not _AGGREGATION:
+        from ptc_runtime.builtins.aggregation import _mean, _numbers, _total
+
+        _AGGREGATION.extend((_numbers, _total, _mean))
+    return _AGGREGATION
+
+
 HELPERS: Final[dict[str, Any]] = {
     "rt_group_by_field": group_by_field,
     "rt_group_columns": group_columns,
     "rt_sum_column": sum_column,
+    "rt_sum_by_column": sum_by_column,
+    "rt_avg_by_column": avg_by_column,
     "rt_column": getitem,  # (rt_column stand-in i): column i of several (a tuple)
 }
 
