@@ -98,6 +98,21 @@ def test_the_rule_does_not_apply(src: str) -> None:
     assert "rt_group_columns" not in code and "rt_sum_column" not in code
 
 
+@pytest.mark.parametrize(
+    ("src", "counts"),
+    [
+        ("(update-vals (group-by :g data/xs) count)", True),
+        ("(-> (group-by #(:g %) data/xs) (update-vals count))", True),
+        ("(update-vals (group-by :g data/xs) (fn [vs] (count vs)))", False),
+        ("(update-vals (group-by :g data/xs) first)", False),
+        ("(update-vals (sort-by :g data/xs) count)", False),
+        ("(update-keys (group-by :g data/xs) count)", False),
+    ],
+)
+def test_update_vals_count(src: str, counts: bool) -> None:
+    assert ("rt_group_counts(" in _source(src)) == counts
+
+
 def test_no_groups_are_built(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_lists(*args: object) -> None:
         raise AssertionError("a group was built")
@@ -239,8 +254,11 @@ def _program(rnd: random.Random, keyfns: list[str] = KEYFNS, colls: list[str] = 
     pattern = "[k vs z]" if re.search(r"\bz\b", body) else rnd.choice(["[k vs]", "[k vs z]"])
     if not re.search(r"\bk\b", body):
         pattern = pattern.replace("k", "_")
-    hof = rnd.choice(["map", "mapv", "for", "doseq"])
+    hof = rnd.choice(["map", "mapv", "for", "doseq", "update-vals"])
     kf, coll = rnd.choice(keyfns), rnd.choice(colls)
+    if hof == "update-vals":
+        f = rnd.choice(["count", "count", "(fn [vs] (count vs))", "first"])
+        return f"(-> (group-by {kf}\n {coll})\n (update-vals {f}))"
     if hof in ("map", "mapv"):
         return f"({hof} (fn [{pattern}]\n  {body})\n (group-by {kf} {coll}))"
     clauses = rnd.choice(["", "", ":let [c 2] :when (pos? c)", ":while (some? 1)"])
@@ -256,7 +274,7 @@ def _data(rnd: random.Random, records: bool = False) -> dict[str, Any]:
     value_sets.append([1, 2.5, None, "s", True, 10**400, [1]])
     values = rnd.choice(value_sets)
     # how often a field is missing and an item no map: often never (a record list, whose
-    # fields are read in one pass: `grouped._record_columns`)
+    # fields are read in one pass: `grouped._record_groups`)
     missing, odd = rnd.choice([0.0, 0.05]), rnd.choice([0.0, 0.0, 0.005])
     if records:
         missing, odd = rnd.choice([0.0, 0.0, 0.0, 0.002]), rnd.choice([0.0, 0.0, 0.0, 0.002])
@@ -299,14 +317,14 @@ def _differential(
 ) -> None:
     applied = 0
     in_one_pass = [0]
-    record_columns = grouped._record_columns
+    record_groups = grouped._record_groups
 
     def counted(*args: Any) -> Any:
-        entries = record_columns(*args)
+        entries = record_groups(*args)
         in_one_pass[0] += entries is not None
         return entries
 
-    monkeypatch.setattr(grouped, "_record_columns", counted)
+    monkeypatch.setattr(grouped, "_record_groups", counted)
     for i in range(40):
         if records:
             colls = ["data/xs", '(filter #(not= (:s %) "x") data/xs)']
@@ -316,16 +334,19 @@ def _differential(
         data = _data(rnd, records)
         groups = len({x.get("g") for x in data["xs"] if isinstance(x, dict)})
         budget = rnd.choice([10**6, 10**6, rnd.randint(1, 8), max(1, groups - rnd.randint(0, 3))])
-        applied += "rt_group_columns" in _source(src)
+        code = _source(src)
+        applied += "rt_group_columns" in code or "rt_group_counts" in code
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         with monkeypatch.context() as m:  # group-by, plucks and reduce as they are
             m.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)
+            m.setattr(emit, "group_counts", lambda coll, f: None)
             m.setattr(emit, "group_by_field", lambda coll, param, body: coll)
             m.setattr(sequences, "pluck", keyed.pluck)
             plain_src = src + " "
             code = _source(plain_src)
             assert "rt_group_columns" not in code and "rt_group_by_field" not in code
+            assert "rt_group_counts" not in code
             want = outcome(plain_src, data=data, max_steps=budget, timeout_ms=None)
         assert got == want, src
     assert applied >= 10
-    assert in_one_pass[0] >= (4 if records else 0)
+    assert in_one_pass[0] >= (2 if records else 0)

@@ -115,6 +115,8 @@ class Gen:
         if self.rnd.random() < 0.3:
             pluck = f"(map (fn [k] (map {f} (get g k))) (keys g))"
             return f"(let [g (group-by {kf} {coll})] [{pluck} {pluck}])"
+        if self.rnd.random() < 0.1:
+            return f"(update-vals (group-by {kf} {coll}) count)"
         if self.rnd.random() < 0.2:
             return f"(for [[k vs] (group-by {kf} {coll})] {body})"
         return f"({self.pick(['map', 'mapv'])} (fn [[k vs]] {body}) (group-by {kf} {coll}))"
@@ -274,6 +276,7 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         m.setattr(emit, "field_test", lambda name, node: None)
         m.setattr(emit, "group_by_field", lambda coll, param, body: coll)
         m.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)  # groups built
+        m.setattr(emit, "group_counts", lambda coll, f: None)
         m.setattr(emit, "str_format", lambda args, exprs: None)
         m.setattr(emit, "fast_update_fn", lambda fn, extra, low: low)
         m.setattr(emit.Emitter, "frequencies_of_mapcat", lambda self, coll: None)

@@ -378,6 +378,12 @@ class Emitter:
             top = self.take_sorted(node.args[0], node.args[1])
             if top is not None:
                 return top
+        if isinstance(fn, ir.BuiltinRef) and fn.name == "update-vals" and len(node.args) == 2:
+            counts = group_counts(node.args[0], node.args[1])
+            if counts is not None:  # a statement at the group-by: its errors' position
+                by_key, t = self.expr(counts), self.cx.fresh()
+                stmt = at(counts.span, assign(t, by_key.expr))
+                return Lowered((*by_key.stmts, stmt), load(t))  # type: ignore[arg-type]
         if isinstance(fn, ir.BuiltinRef) and fn.name == "frequencies" and len(node.args) == 1:
             counted = self.frequencies_of_mapcat(node.args[0])
             if counted is not None:
@@ -1491,6 +1497,15 @@ def _group_field(node: ir.Call, group: str) -> ir.Const | None:
     args = node.args
     if len(args) == 2 and type(args[0]) is ir.Const and type(args[0].value) is Keyword:
         return args[0] if _is_local(args[1], group) else None
+    return None
+
+
+def group_counts(coll: ir.Node, f: ir.Node) -> ir.Node | None:
+    """`(update-vals (group-by kf xs) count)` as `rt_group_counts(kf, xs)`: the same map,
+    its groups counted, never built (`builtins.grouped`). `update-vals` and `count` cannot
+    fail on it, so errors are the group-by's, at its position (the call's); else None."""
+    if type(coll) is ir.Call and _is_group_by(coll) and f == ir.BuiltinRef("count"):
+        return ir.RtCall("group_counts", coll.args, coll.span)
     return None
 
 

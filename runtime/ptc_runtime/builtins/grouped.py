@@ -27,7 +27,7 @@ for each group (its column of the one field, a tuple of its columns of several, 
 count when nothing is plucked), and `(reduce + (map :f vs))` becomes `sum_column`, the
 same fold over the column (`(sum-by :f vs)` and `(avg-by :f vs)` likewise). Over a
 record list grouped by a keyword (`records`), the key and the fields of each item are
-read in one pass (`_record_columns`).
+read in one pass (`_record_groups`).
 """
 
 from __future__ import annotations
@@ -170,30 +170,38 @@ def group_columns(keyfn: object, coll: object, *fields: object) -> list[object]:
     stored and grouped the same way (so in the same order, with the same first key), and
     the entries unwrap them as `seq` of the map would. Reading a field cannot fail.
     """
-    items = seq_items(coll, "group-by")
-    entries = _record_columns(keyfn, items, fields)
-    if entries is not None:
-        return entries
+    return map_entries(_stand_ins(keyfn, seq_items(coll, "group-by"), fields))
+
+
+def group_counts(keyfn: object, coll: object) -> dict[object, object]:
+    """`(update-vals (group-by keyfn coll) count)`: the same map (stored keys in the same
+    order, each with its group's size), counted without building the groups."""
+    return dict(_stand_ins(keyfn, seq_items(coll, "group-by"), ()))
+
+
+def _stand_ins(keyfn: object, items: Sequence[object], fields: tuple[object, ...]) -> Any:
+    """Stored key -> what stands in for its group (`group_columns`), in first-seen order."""
+    groups = _record_groups(keyfn, items, fields)
+    if groups is not None:
+        return groups
     keys = key_values(keyfn, items, "group-by")
     if not is_stored_plain(keys):
         keys = [to_key(k) for k in keys]
     if not fields:
-        return map_entries(Counter(keys))
+        return Counter(keys)
     if len(fields) == 1:
         columns: defaultdict[object, list[object]] = defaultdict(list)
         # One append per item, all in C: `columns[k]` (dict subscript calls `__missing__`,
         # which inserts a new key's list) paired with the item's value; `append` returns
         # None, so `any` runs the whole zip.
         any(map(list.append, map(columns.__getitem__, keys), plain_pluck(items, fields[0])))
-        return map_entries(columns)
+        return columns
     n = len(fields)
-    groups: defaultdict[object, tuple[list[object], ...]] = defaultdict(
-        lambda: tuple([] for _ in range(n))
-    )
+    groups = defaultdict(lambda: tuple([] for _ in range(n)))
     slots = list(map(groups.__getitem__, keys))  # each item's group, found once
     for i, field in enumerate(fields):
         any(map(list.append, map(itemgetter(i), slots), plain_pluck(items, field)))
-    return map_entries(groups)
+    return groups
 
 
 #: Key types a dict groups as `group-by` groups their stored keys (`to_key` keeps them),
@@ -201,10 +209,10 @@ def group_columns(keyfn: object, coll: object, *fields: object) -> list[object]:
 _RAW_KEYS: Final = frozenset({str, Keyword, type(None), int, float})
 
 
-def _record_columns(
+def _record_groups(
     keyfn: object, items: Sequence[object], fields: tuple[object, ...]
-) -> list[object] | None:
-    """`group_columns` of a record list (`ptc_runtime.records`) grouped by a keyword, all
+) -> dict[object, Any] | None:
+    """`_stand_ins` of a record list (`ptc_runtime.records`) grouped by a keyword, all
     fields keywords too: each item's key and values read in one pass, while its map is in
     the cache (the general path reads the items once per field and once for the keys).
     None when the general path must answer.
@@ -246,7 +254,7 @@ def _record_columns(
     numbers = int in kinds or float in kinds
     if not kinds <= _RAW_KEYS or (numbers and (0 in groups or 1 in groups)):
         return None
-    return map_entries(groups)
+    return groups
 
 
 _NUMBERS: Final = frozenset({int, float})
@@ -299,6 +307,7 @@ def _aggregation() -> list[Any]:
 HELPERS: Final[dict[str, Any]] = {
     "rt_group_by_field": group_by_field,
     "rt_group_columns": group_columns,
+    "rt_group_counts": group_counts,
     "rt_sum_column": sum_column,
     "rt_sum_by_column": sum_by_column,
     "rt_avg_by_column": avg_by_column,
