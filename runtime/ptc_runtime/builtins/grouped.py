@@ -291,17 +291,19 @@ def avg_by_column(col: list[object]) -> object:
     return mean(numbers(col, "avg-by"))
 
 
-_AGGREGATION: list[Any] = []
+_AGGREGATION: tuple[Any, Any, Any] | None = None
 
 
-def _aggregation() -> list[Any]:
+def _aggregation() -> tuple[Any, Any, Any]:
     """`aggregation`'s `_numbers`, `_total` and `_mean`, found on first use: that module
-    imports this one (`remember`)."""
-    if not _AGGREGATION:
+    imports this one (`remember`). Bound in one assignment (pmap workers may race here)."""
+    global _AGGREGATION
+    found = _AGGREGATION
+    if found is None:
         from ptc_runtime.builtins.aggregation import _mean, _numbers, _total
 
-        _AGGREGATION.extend((_numbers, _total, _mean))
-    return _AGGREGATION
+        found = _AGGREGATION = (_numbers, _total, _mean)
+    return found
 
 
 HELPERS: Final[dict[str, Any]] = {
