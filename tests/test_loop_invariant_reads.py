@@ -110,11 +110,75 @@ def test_the_rest_of_a_path_is_read_from_the_hoisted_part() -> None:
         "(for [x data/xs] (loop [m x i 0] (if (< i 2) (recur (:a m) (inc i)) m)))",
         "(let [m data/m] (mapv (fn [x] ((fn [] (:a m)))) data/xs))",  # another Python function
         "(let [m data/m] [(:a m) (get-in m [:a :b])])",  # no loop
-        "(let [m data/m] (reduce (fn [acc x] (+ acc (:a m))) 0 data/xs))",  # not a `for`
+        "(let [m data/m] (reduce (fn [acc x] (+ acc (:a m))) 0 data/xs))",  # in the factory
     ],
 )
 def test_where_reads_stay_in_the_loop(src: str) -> None:
     assert _hoisted(src) == [], _code(src)
+
+
+def test_a_linear_reduce_is_a_loop_too() -> None:
+    src = "(let [m data/m] (reduce (fn [acc x] (assoc acc x (get-in m [:a :b]))) {} data/xs))"
+    assert _hoisted(src) == ["rt_get_path2(v1_m, k, 'a', k, 'b')"], _code(src)
+
+
+def _made_by_factories(src: str) -> list[str]:
+    """The reads a closure's factory `mkN(captured...)` makes before its `def`s."""
+    out: list[str] = []
+    for node in ast.walk(ast.parse(_code(src))):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("mk"):
+            for stmt in node.body:
+                if not isinstance(stmt, ast.Assign):
+                    break
+                out.append(re.sub(r"\bk\d+\b", "k", ast.unparse(stmt.value)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("src", "reads"),
+    [
+        (
+            "(let [m data/m] (reduce (fn [acc x] (+ acc (:a m))) 0 data/xs))",
+            ["rt_get_path1(v1_m, k, 'a')"],  # once (the fn's numeric and general bodies)
+        ),
+        (
+            "(let [m data/m] (sort-by (fn [x] (get-in m [:w (:k x)])) data/xs))",
+            ["rt_get_path1(v1_m, k, 'w')"],
+        ),
+        ("(defn f [m] (fn [x] [(get m x) (:a m 0) (:b x)]))", []),  # no constant key of m
+        ("(let [m data/m] (reduce (fn [acc x] (+ acc (:a x))) 0 data/xs))", []),  # a param
+        ("(defn g [x] (:a x))\n(let [m data/m] (map (fn [x] [(g x) m]) [1]))", []),
+    ],
+)
+def test_a_closure_reads_what_it_captures_when_made(src: str, reads: list[str]) -> None:
+    assert _made_by_factories(src) == reads, _code(src)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        # keys Python conflates are different reads (true is not 1, false is not 0)
+        "(let [m {1 :a true :b 0 :c false :d}] (mapv (fn [x] [(get m 1) (get m true)]) [0 1]))",
+        "(let [m {0 :c false :d}] (mapv (fn [x] [(get m false) (get m 0)]) [0 1]))",
+        "(let [m {1 :a true :b}] (reduce (fn [a x] (conj a [(get m true) (get m 1)])) [] [0]))",
+        # the accumulator of a linear reduce changes in each step: read where it is
+        "(reduce (fn [acc x] (assoc acc :n (+ x (:n acc)))) {:n 0} [1 2 3])",
+        "(reduce (fn [acc x] (assoc acc x (get-in acc [:a :b]))) {:a {:b 1}} [1 2])",
+        "(reduce (fn [acc x] (update acc :n + (count (for [y [1 2]] (:n acc))))) {:n 0} [1 2])",
+        # a loop's variable changes between the runs of a for in its body
+        "(loop [m {:a 1} i 0 out []] (if (< i 3) (recur {:a i} (inc i) "
+        "(conj out (mapv (fn [x] (:a m)) [1 2]))) out))",
+        # an empty loop still gives what it gives
+        "(let [m nil] [(mapv (fn [x] (get-in m [:a :b])) []) (for [x nil] (:a m))])",
+    ],
+)
+def test_reads_that_must_keep_their_place_or_value(
+    src: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    got = outcome(src, max_steps=10**6)
+    with in_loop(monkeypatch):
+        want = outcome(src + " ", max_steps=10**6)
+    assert got == want, src
 
 
 # ------------------------------------------------------------------ randomized differential
@@ -122,7 +186,7 @@ def test_where_reads_stay_in_the_loop(src: str) -> None:
 MAPS = [
     '{:a {:b 1 "c" [5 {:d 2}]} "b" 2 :a-b 3 "k" {:c 4} 0 {:a 5} nil 6 true 7}',
     '{"a" {"b" 8 :c nil} "a_b" 9 :c [1 2]}',
-    "(hash-map :a (hash-map :b 10) 1 2)",
+    "(hash-map :a (hash-map :b 10) 1 2 false 3)",
     "data/m",
     "nil",
     "[{:a 1} {:b 2}]",
@@ -139,6 +203,9 @@ READS = [
     "(get m 0)",
     "(get m nil)",
     "(get m true)",
+    "(get m 1)",
+    "(get m 1.0)",
+    "(get m false)",
     "(get m :k 1)",
     "(get m (:k x))",
     "(get-in m [:a :b])",
@@ -159,8 +226,8 @@ HOST = {"a": {"b": 20, "c": [1, {"d": 3}]}, "b": None, "a-b": 4, "k": {"c": 5}}
 def _program(rnd: random.Random) -> str:
     m = rnd.choice(MAPS)
     xs = f"[{' '.join(rnd.choice(ELEMS) for _ in range(rnd.choice([0, 1, 2, 3, 4])))}]"
-    body = f"[{' '.join(rnd.choice(READS) for _ in range(rnd.randint(1, 3)))}]"
-    shape = rnd.randrange(9)
+    body = f"[{' '.join(rnd.choice(READS) for _ in range(rnd.randint(1, 4)))}]"
+    shape = rnd.randrange(10)
     if shape == 0:
         return f"(let [m {m}] (mapv (fn [x] {body}) {xs}))"
     if shape == 1:
@@ -180,12 +247,28 @@ def _program(rnd: random.Random) -> str:
         )
     if shape == 6:  # the in-place accumulator of a linear reduce, read in a nested for
         read = rnd.choice(["(get acc :n)", "(get-in acc [:t :a])", "(:n acc)"])
+        if rnd.random() < 0.5:  # read on the update spine itself
+            return (
+                f"(reduce (fn [acc x] (assoc acc :n [x {read}] :t {{:a x}})) "
+                f"{rnd.choice(['{}', '{:n 1}', 'data/m'])} {xs})"
+            )
         return (
             f"(reduce (fn [acc x] (assoc acc :n (count (for [y {xs}] {read})) :t {{:a x}})) "
             f"{rnd.choice(['{}', '{:n 1}', 'data/m'])} {xs})"
         )
     if shape == 7:  # nested loops, the map invariant in both
         return f"(let [m {m}] (for [y {xs}] (mapv (fn [x] {body}) [y y])))"
+    if shape == 8:  # closures: called by a builtin, made in a loop and called later
+        return rnd.choice(
+            [
+                f"(let [m {m}] (reduce (fn [acc x] (conj acc {body})) [] {xs}))",
+                f"(let [m {m}] (reduce (fn [acc x] (assoc acc :k {body})) m {xs}))",
+                f"(let [m {m}] (map (fn [f] (f)) (mapv (fn [x] (fn [] {body})) {xs})))",
+                f"(let [m {m} f (fn ([x] {body}) ([x y] [y {body}]))] [(f 1) (f 2 3)])",
+                f"(let [m {m}] ((fn g [x n] (if (pos? n) (recur x (dec n)) {body})) 1 2))",
+                f"(let [m {m}] (group-by (fn [x] (str {body})) {xs}))",
+            ]
+        )
     return f"(let [m {m}] (sort-by (fn [x] (str {body})) {xs}))"
 
 

@@ -97,27 +97,44 @@ def path_read(m: ast.expr, keys: Sequence[ir.Node], exprs: Sequence[ast.expr]) -
 
 
 class Hoist:
-    """A `for` loop (clause `start` of `node`, with the clauses it nests and the body)
-    that reads of loop-invariant locals may be computed before (`Emitter.hoist`): the
-    statements to place before it, and the idents bound inside it, found when first
-    asked (most reads in loops are of the loop's own element, answered without a walk)."""
+    """A loop whose body's reads of loop-invariant locals may be computed before it
+    (`Emitter.hoist`): the statements to place before it, the loop's own element `own`,
+    and the idents bound inside it, found by `inner` when first asked (most reads in loops
+    are of the loop's own element, answered without a walk)."""
 
-    __slots__ = ("_inner", "node", "start", "stmts")
+    __slots__ = ("_inner", "inner", "made", "own", "stmts")
 
-    def __init__(self, node: ir.For, start: int) -> None:
-        self.node = node
-        self.start = start
+    def __init__(self, own: str, inner: Callable[[], frozenset[str]]) -> None:
+        self.own = own
+        self.inner = inner
         self.stmts: list[ast.stmt] = []
+        # the temporary of each read made here, by local and keys (a body lowered twice,
+        # as a fn's numeric and general versions are, reads once)
+        self.made: dict[tuple[object, ...], str] = {}
         self._inner: frozenset[str] | None = None
 
     def invariant(self, ident: str) -> bool:
         """True when no part of the loop binds `ident` (its value is the same throughout)."""
-        first = self.node.clauses[self.start]
-        if first.ident == ident:  # type: ignore[union-attr]
+        if ident == self.own:
             return False
         if self._inner is None:
-            self._inner = bound_inside(self.node, self.start)
+            self._inner = self.inner()
         return ident not in self._inner
+
+
+class FactoryHoist(Hoist):
+    """The factory `mkN(captured...)` making a closure: reads of the locals it captures
+    (by value, when the closure is made) may be computed there, once per closure instead
+    of once per call."""
+
+    __slots__ = ("captured",)
+
+    def __init__(self, captured: frozenset[str]) -> None:
+        super().__init__("", lambda: frozenset())
+        self.captured = captured
+
+    def invariant(self, ident: str) -> bool:
+        return ident in self.captured
 
 
 def bound_inside(node: ir.For, start: int) -> frozenset[str]:
@@ -135,6 +152,11 @@ def bound_inside(node: ir.For, start: int) -> frozenset[str]:
             stack.extend(v for _, v in c.bindings)
         else:
             stack.append(c.test)
+    return bound_below(bound, stack)
+
+
+def bound_below(bound: set[str], stack: list[ir.Node]) -> frozenset[str]:
+    """`bound` and the idents bound anywhere in the nodes of `stack` (which it empties)."""
     while stack:
         n = stack.pop()
         bound.update(scan.bound_here(n))
@@ -479,17 +501,20 @@ class Emitter:
         return path_read(m, keys, exprs)
 
     def hoist(self, base: ir.Node, keys: Sequence[ir.Node], span: Span) -> ast.expr | None:
-        """In the body of a `for` loop (also `map`/`filter`... made loops), the read of the
-        constant `keys` (a path, at most `PATH_UNROLLED`) out of a local `base` bound
-        outside the loop, computed once before it: `tN = rt_get_pathN(base, k, name, ...)`
-        placed before the outermost enclosing loop of this Python function that does not
-        bind `base`, and the temporary it names; None elsewhere.
+        """In the body of a loop (a `for`, the loops `map`/`filter`/... with a literal fn
+        and a linear `reduce` become), the read of the constant `keys` (a path, at most
+        `PATH_UNROLLED`) out of a local `base` bound outside the loop, computed once before
+        it: `tN = rt_get_pathN(base, k, name, ...)` placed before the outermost enclosing
+        loop of this Python function that does not bind `base` or, when `base` is captured
+        by the closure this function is, in the closure's factory (`FactoryHoist`); the
+        temporary it names. None elsewhere.
 
         Exact: such a read has no effects and cannot fail (constant keys are hashable), the
         value of a local bound outside the loop does not change while the loop runs (the
         in-place accumulator of a linear `reduce` is written only between reads of it, on
-        its update spine, never inside a loop nested in its fn), and the read gives the same
-        value at any time; running it when the loop runs no iteration changes nothing.
+        its update spine, never inside a loop nested in its fn), a closure captures values,
+        and the read gives the same value at any time; making it when the loop runs no
+        iteration (or the closure is never called) changes nothing.
         """
         hoists = self.hoists
         if not hoists or type(base) is not ir.Local:
@@ -498,9 +523,13 @@ class Emitter:
         if not hoists[-1].invariant(ident):
             return None
         scope = next(h for h in hoists if h.invariant(ident))
-        t = self.cx.fresh()
-        value = path_read(self.expr(base).expr, keys, [self.expr(k).expr for k in keys])
-        scope.stmts.append(at(span, assign(t, value)))  # type: ignore[arg-type]
+        # constants by type and value: 1, 1.0 and true are different keys
+        made = (ident, *((type(k.value), k.value) for k in keys))  # type: ignore[union-attr]
+        t = scope.made.get(made)
+        if t is None:
+            t = scope.made[made] = self.cx.fresh()
+            value = path_read(self.expr(base).expr, keys, [self.expr(k).expr for k in keys])
+            scope.stmts.append(at(span, assign(t, value)))  # type: ignore[arg-type]
         return load(t)
 
     def keyword_getter(self, ident: str, rest: Callable[[], list[ast.stmt]]) -> list[ast.stmt]:
@@ -691,17 +720,21 @@ class Emitter:
         entry = fuel_check()
         for s in entry:  # the fn's entry step: the budget runs out at the fn, as unfused
             at(fn.span, s)
+        hoist = Hoist(x, lambda: bound_below({acc, x}, [body]))
+        self.hoists.append(hoist)
+        try:
+            loop_body = [*entry, *self.keyword_getter(x, step)]
+        finally:
+            self.hoists.pop()
         loop = ast.For(
-            target=store(x),
-            iter=helper("t_items", low_coll.expr),
-            body=[*entry, *self.keyword_getter(x, step)],
-            orelse=[],
+            target=store(x), iter=helper("t_items", low_coll.expr), body=loop_body, orelse=[]
         )
         stmts = (
             *low_init.stmts,
             assign(acc, low_init.expr),
             *low_coll.stmts,
             assign(owned, helper("t_begin", load(acc)) if fresh else helper("t_begin")),
+            *hoist.stmts,
             at(node.span, loop),
         )
         return Lowered(stmts, load(acc))  # type: ignore[arg-type]
@@ -927,7 +960,7 @@ class Emitter:
         clause = node.clauses[i]
         hoist = None
         if type(clause) is ir.ForBind:
-            hoist = Hoist(node, i)
+            hoist = Hoist(clause.ident, lambda: bound_inside(node, i))
             self.hoists.append(hoist)
             try:
                 rest = self.keyword_getter(clause.ident, lambda: self.for_clauses(node, i + 1, acc))
@@ -975,7 +1008,10 @@ class Emitter:
         saved_fn_locals = dict(cx.fn_locals)
         saved_recur = cx.recur
         saved_kgetters, cx.kgetters = cx.kgetters, {}  # another Python function
-        saved_hoists, self.hoists = self.hoists, []
+        factory = FactoryHoist(
+            frozenset(i for i in free_idents if cx.fn_locals.get(i, i) in captured)
+        )
+        saved_hoists, self.hoists = self.hoists, [factory]
         if node.self_name is not None:
             cx.fn_locals[node.self_name] = pyname
         try:
@@ -986,15 +1022,22 @@ class Emitter:
             cx.kgetters = saved_kgetters
             self.hoists = saved_hoists
         if node.contract is not None:
-            made = self.fn_value(node, pyname, defs, captured)
+            made = self.fn_value(node, pyname, defs, captured, factory.stmts)
             contract = load(cx.const("contract", node.contract))
             return Lowered((), helper("signed", contract, made, ast.Constant(label)))
-        return Lowered((), self.fn_value(node, pyname, defs, captured))
+        return Lowered((), self.fn_value(node, pyname, defs, captured, factory.stmts))
 
     def fn_value(
-        self, node: ir.Fn, pyname: str, defs: list[ast.stmt], captured: list[str]
+        self,
+        node: ir.Fn,
+        pyname: str,
+        defs: list[ast.stmt],
+        captured: list[str],
+        reads: list[ast.stmt],
     ) -> ast.expr:
-        """Hoist the defs; the expression naming (or, via a factory, making) the fn."""
+        """Hoist the defs; the expression naming (or, via a factory, making) the fn. The
+        factory first makes `reads`, the reads of captured locals moved out of the body
+        (`FactoryHoist`)."""
         cx = self.cx
         if not captured:
             self.module_fns.add(pyname)
@@ -1004,7 +1047,7 @@ class Emitter:
         factory = ast.FunctionDef(
             name=mk,
             args=arguments([ast.arg(arg=c) for c in captured]),
-            body=[*defs, ast.Return(value=load(pyname))],
+            body=[*reads, *defs, ast.Return(value=load(pyname))],
             decorator_list=[],
             returns=None,
         )
