@@ -47,6 +47,9 @@ def _source(src: str) -> str:
         "(map (fn [[g vs]] [(count vs) (map :v vs) (reduce + (map :w vs))]) (group-by :g data/xs))",
         "(map (fn [[g vs]] {:g g :n (count vs)}) (group-by :g data/xs))",
         "(map (fn [[g _]] g) (group-by :g data/xs))",
+        # a field read by a literal fn: its column, with the loop's steps
+        "(map (fn [[g vs]] (reduce + (map #(:v %) vs))) (group-by :g data/xs))",
+        '(map (fn [[g vs]] [(mapv (fn [o] (get o "v")) vs) (map #(get % :w) vs)]) (group-by :g data/xs))',
         # sum-by and avg-by of a field read its column too
         "(map (fn [[g vs]] {:s (sum-by :v vs) :m (avg-by :w vs) :n (count vs)}) (group-by :g data/xs))",
         # for and doseq, with later :let and :when clauses
@@ -69,9 +72,12 @@ def test_the_rule_applies(src: str) -> None:
         # the group read otherwise
         "(map (fn [[g vs]] [(first vs) (reduce + (map :v vs))]) (group-by :g data/xs))",
         "(map (fn [[g vs]] [vs (map :v vs)]) (group-by :g data/xs))",
-        "(map (fn [[g vs]] (map #(:v %) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map :v (seq vs))) (group-by :g data/xs))",
         "(map (fn [[g vs]] (sum-by #(:v %) vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map #(:v % 0) vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map #(inc (:v %)) vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map #(get vs :v) vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (map (fn f [o] (:v o)) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] [(sum-by :v vs) (avg-by :v vs)]) (group-by :g data/xs))",
         # a field plucked twice, or a pluck evaluated more than once per group
         "(map (fn [[g vs]] [(map :v vs) (map :v vs)]) (group-by :g data/xs))",
@@ -226,6 +232,9 @@ BODIES = [
     "(reduce + (map F vs))",
     "[(fn [] (count vs)) (inc (reduce + (map F vs)))]",
     "{:s (sum-by F vs) :m (avg-by :w vs)}",
+    "{:t (reduce + (map #(F %) vs)) :w (mapv (fn [o] (get o :w)) vs)}",
+    '(do (println (count vs))\n  [(map #(get % "v") vs) (reduce + (mapv (fn [x] (F x)) vs))])',
+    "[k (map #(:w % 0) vs)]",
     "(if (> (count vs) 1)\n  (avg-by F vs)\n  (sum-by :w vs))",
     # the rule applies, the sum does not
     "(reduce + 0 (map F vs))",

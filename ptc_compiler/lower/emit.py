@@ -1219,6 +1219,11 @@ def _recur(e: Emitter, n: ir.Recur) -> Lowered:
 
 def _rt_call(e: Emitter, n: ir.RtCall) -> Lowered:
     stmts, exprs = e.many(n.args)
+    if n.helper == "charged_column":  # takes and hands back the fuel chunk: a statement
+        t = e.cx.fresh()
+        value = helper("charged_column", exprs[0], load(FUEL), load(CREDIT))
+        stmt = ast.Assign([ast.Tuple([store(FUEL), store(t)], STORE)], value)
+        return Lowered((*stmts, at(n.span, stmt)), load(t))  # type: ignore[arg-type]
     name = RT_FIXED_ARITY.get((n.helper, len(exprs)), n.helper)
     if name == "t_update_in2":
         exprs = update_in2_args(n.args, exprs)
@@ -1477,8 +1482,8 @@ def group_uses(
             break
     if group is None or vec is None:
         return None
-    # :f -> the node its column replaces, the keyword, the helper applied to the column
-    fields: dict[ir.ConstValue, tuple[ir.Node, ir.Const, str | None]] = {}
+    # :f -> the node its column replaces, the key, the helper applied to the column, the read
+    fields: dict[ir.ConstValue, tuple[ir.Node, ir.Const, str | None, ir.Call]] = {}
     counted: list[ir.Call] = []  # each `(count vs)`
     stack: list[tuple[ir.Node, bool]] = [(body, False)]  # (node, evaluated repeatedly)
     while stack:
@@ -1495,16 +1500,16 @@ def group_uses(
             if name == "count" and len(args) == 1 and _is_local(args[0], group):
                 counted.append(node)
                 continue
-            use: tuple[ir.Const, str | None] | None = None
+            use: tuple[ir.Const, str | None, ir.Call] | None = None  # key, fold, the read
             if name == "reduce" and len(args) == 2 and args[0] == ir.BuiltinRef("+"):
                 inner = args[1]
                 if type(inner) is ir.Call and type(inner.fn) is ir.BuiltinRef:
                     if inner.fn.name in ("map", "mapv"):
                         key = _group_field(inner, group)
-                        use = None if key is None else (key, "sum_column")
+                        use = None if key is None else (key, "sum_column", inner)
             elif name in GROUP_FIELD_READS:
                 key = _group_field(node, group)
-                use = None if key is None else (key, GROUP_FIELD_READS[name])
+                use = None if key is None else (key, GROUP_FIELD_READS[name], node)
             if use is not None:
                 if use[0].value in fields or repeated:
                     return None
@@ -1513,15 +1518,17 @@ def group_uses(
         repeated = repeated or type(node) in (ir.Fn, ir.Loop, ir.For)
         stack.extend((child, repeated) for child in scan.children(node))
     subs: dict[int, ir.Node] = {}
-    for i, (node, _, fold) in enumerate(fields.values()):
+    for i, (node, _, fold, read) in enumerate(fields.values()):
         column = _column(ir.Local(group, node.span), i, len(fields))
+        if type(read.args[0]) is ir.Fn:  # the loop's steps, where it would take them
+            column = ir.RtCall("charged_column", (column,), read.args[1].span)
         subs[id(node)] = column if fold is None else ir.RtCall(fold, (column,), node.span)
     for count in counted:
         if len(fields) > 1:  # the length of the first column
             subs[id(count.args[0])] = _column(ir.Local(group, count.args[0].span), 0, 2)
         elif not fields:  # the count itself
             subs[id(count)] = ir.Local(group, count.span)
-    plucked = tuple(key for _, key, _ in fields.values())
+    plucked = tuple(key for _, key, _, _ in fields.values())
     return ir.RtCall("group_columns", (*coll.args, *plucked), coll.span), subs
 
 
@@ -1536,10 +1543,37 @@ GROUP_FIELD_READS: dict[str, str | None] = {
 
 
 def _group_field(node: ir.Call, group: str) -> ir.Const | None:
-    """The literal keyword `:k` of `(f :k group)`, else None."""
+    """The literal keyword `:k` of `(f :k group)`, or the key of `(map (fn [x] (:k x))
+    group)` (`_field_fn`; also `mapv`), else None."""
     args = node.args
-    if len(args) == 2 and type(args[0]) is ir.Const and type(args[0].value) is Keyword:
-        return args[0] if _is_local(args[1], group) else None
+    if len(args) != 2 or not _is_local(args[1], group):
+        return None
+    f = args[0]
+    if type(f) is ir.Const and type(f.value) is Keyword:
+        return f
+    if type(f) is ir.Fn and node.fn in (ir.BuiltinRef("map"), ir.BuiltinRef("mapv")):
+        return _field_fn(f)
+    return None
+
+
+def _field_fn(fn: ir.Fn) -> ir.Const | None:
+    """The literal key `k` (a keyword or string) of `(fn [x] (:k x))` or
+    `(fn [x] (get x k))`, a plain literal fn that `map` runs as a loop (`inline_hof`: a
+    step per element, then a flexible read of the element, which a pluck gives);
+    else None."""
+    if len(fn.arities) != 1 or fn.self_name is not None or fn.contract is not None:
+        return None
+    arity = fn.arities[0]
+    body = arity.body
+    if len(arity.params) != 1 or arity.rest is not None or type(body) is not ir.Call:
+        return None
+    x, args = arity.params[0], body.args
+    if type(body.fn) is ir.Const and type(body.fn.value) is Keyword:
+        return body.fn if len(args) == 1 and _is_local(args[0], x) else None
+    if body.fn == ir.BuiltinRef("get") and len(args) == 2 and _is_local(args[0], x):
+        key = args[1]
+        if type(key) is ir.Const and type(key.value) in (Keyword, str):
+            return key
     return None
 
 

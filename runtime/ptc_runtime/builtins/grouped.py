@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from operator import getitem, itemgetter
@@ -45,6 +46,7 @@ from ptc_runtime.builtins.keyed import is_stored_plain, key_values
 from ptc_runtime.builtins.keyed import pluck as plain_pluck
 from ptc_runtime.collections import map_entries, seq_items, to_key
 from ptc_runtime.errors import PtcError
+from ptc_runtime.fieldfilter import fuel_parts
 from ptc_runtime.records import is_records
 from ptc_runtime.values import Keyword
 
@@ -278,6 +280,22 @@ def sum_column(col: list[object]) -> object:
     return reduce_(add, col)
 
 
+def charged_column(
+    col: list[object], fuel: context.Fuel, credit: context.Credit
+) -> tuple[context.Fuel, list[object]]:
+    """`(map (fn [x] (:k x)) group)` given the group's column of `:k`: the column, and
+    the steps of the loop `map` would run (one per element, pulled from the same chunks,
+    refilling and failing at the same element: `fieldfilter.fuel_parts`), with the fuel
+    chunk to go on with. The reads cannot fail, so reading them earlier is invisible."""
+    # the module's globals, whose `FUEL` is `fuel` (called from generated code)
+    module = sys._getframe(1).f_globals
+    if module.get("FUEL") is not fuel:
+        module = {"FUEL": fuel}
+    for _ in fuel_parts(col, module, credit):
+        pass
+    return module["FUEL"], col
+
+
 def sum_by_column(col: list[object]) -> object:
     """`(sum-by :f group)` given the group's column of `:f`: what `sum-by` does with the
     values it reads (the same result and errors)."""
@@ -312,6 +330,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_group_counts": group_counts,
     "rt_sum_column": sum_column,
     "rt_sum_by_column": sum_by_column,
+    "rt_charged_column": charged_column,
     "rt_avg_by_column": avg_by_column,
     "rt_column": getitem,  # (rt_column stand-in i): column i of several (a tuple)
 }
