@@ -109,6 +109,7 @@ class Gen:
                 f"{{:k k :n (count vs) :t (reduce + (map {f} vs))}}",
                 f"(do (println (count vs)) [k (mapv {f} vs)])",
                 f"[k (sum-by {f} vs) (avg-by :a vs)]",
+                f"[k (reduce + (map #({f} %) vs)) (mapv (fn [o] (get o :s)) vs)]",
             ]
         )
         coll = self.pick(["data/xs", "data/xs", self.coll()])

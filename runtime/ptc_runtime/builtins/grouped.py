@@ -25,7 +25,8 @@ When the fn (or a `for`/`doseq` body) reads its group only through plucks `(map 
 are never needed: the lowering calls `group_columns`, which builds only what stands in
 for each group (its column of the one field, a tuple of its columns of several, or its
 count when nothing is plucked), and `(reduce + (map :f vs))` becomes `sum_column`, the
-same fold over the column (`(sum-by :f vs)` and `(avg-by :f vs)` likewise). Over a
+same fold over the column (`(sum-by :f vs)` and `(avg-by :f vs)` likewise; a read by a
+literal fn, `(map #(:f %) vs)`, takes the column with the loop's steps). Over a
 record list grouped by a keyword (`records`), the key and the fields of each item are
 read in one pass (`_record_groups`).
 """
