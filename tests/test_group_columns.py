@@ -50,6 +50,8 @@ def _source(src: str) -> str:
         # a field read by a literal fn: its column, with the loop's steps
         "(map (fn [[g vs]] (reduce + (map #(:v %) vs))) (group-by :g data/xs))",
         '(map (fn [[g vs]] [(mapv (fn [o] (get o "v")) vs) (map #(get % :w) vs)]) (group-by :g data/xs))',
+        # a field of the first item: the first of its column
+        '(map (fn [[g vs]] [(:v (first vs)) (get (first vs) "w") (-> vs first :s)]) (group-by :g data/xs))',
         # sum-by and avg-by of a field read its column too
         "(map (fn [[g vs]] {:s (sum-by :v vs) :m (avg-by :w vs) :n (count vs)}) (group-by :g data/xs))",
         # for and doseq, with later :let and :when clauses
@@ -75,6 +77,9 @@ def test_the_rule_applies(src: str) -> None:
         "(map (fn [[g vs]] (map :v (seq vs))) (group-by :g data/xs))",
         "(map (fn [[g vs]] (sum-by #(:v %) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map #(:v % 0) vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (:v (second vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (:v (first vs) 0)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] [(:v (first vs)) (map :v vs)]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map #(inc (:v %)) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map #(get vs :v) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map (fn f [o] (:v o)) vs)) (group-by :g data/xs))",
@@ -235,6 +240,8 @@ BODIES = [
     "{:t (reduce + (map #(F %) vs)) :w (mapv (fn [o] (get o :w)) vs)}",
     '(do (println (count vs))\n  [(map #(get % "v") vs) (reduce + (mapv (fn [x] (F x)) vs))])',
     "[k (map #(:w % 0) vs)]",
+    "{:f (F (first vs)) :t (reduce + (map :w vs)) :n (count vs)}",
+    '[k (get (first vs) "v") (-> vs first :a-b)]',
     "(if (> (count vs) 1)\n  (avg-by F vs)\n  (sum-by :w vs))",
     # the rule applies, the sum does not
     "(reduce + 0 (map F vs))",

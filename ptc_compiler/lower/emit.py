@@ -1458,7 +1458,9 @@ def group_uses(
     column (a fresh vector, handed out once), `(count vs)` the count or the length of a
     column (as long as the group), and `(reduce + (map :f vs))` `rt_sum_column` of the
     column (the same fold, errors and position), `(sum-by :f vs)`/`(avg-by :f vs)`
-    `rt_sum_by_column`/`rt_avg_by_column` of it. The entry and the destructured vector
+    `rt_sum_by_column`/`rt_avg_by_column` of it, `(:f (first vs))` its first value. A
+    pluck by a literal fn (`_field_fn`) takes the loop's steps with the column
+    (`rt_charged_column`). The entry and the destructured vector
     are read only by the destructuring of `k` and `vs`, so nothing else sees what stands
     in for a group. None when any of it fails.
 
@@ -1510,10 +1512,20 @@ def group_uses(
             elif name in GROUP_FIELD_READS:
                 key = _group_field(node, group)
                 use = None if key is None else (key, GROUP_FIELD_READS[name], node)
+            elif name == "get":
+                key = _first_field(node, group)
+                use = None if key is None else (key, "first_of", node)
             if use is not None:
                 if use[0].value in fields or repeated:
                     return None
                 fields[use[0].value] = (node, *use)
+                continue
+        elif type(node) is ir.Call:
+            key = _first_field(node, group)
+            if key is not None:
+                if key.value in fields or repeated:
+                    return None
+                fields[key.value] = (node, key, "first_of", node)
                 continue
         repeated = repeated or type(node) in (ir.Fn, ir.Loop, ir.For)
         stack.extend((child, repeated) for child in scan.children(node))
@@ -1553,6 +1565,24 @@ def _group_field(node: ir.Call, group: str) -> ir.Const | None:
         return f
     if type(f) is ir.Fn and node.fn in (ir.BuiltinRef("map"), ir.BuiltinRef("mapv")):
         return _field_fn(f)
+    return None
+
+
+def _first_field(node: ir.Call, group: str) -> ir.Const | None:
+    """The literal key `k` (a keyword or string) of `(:k (first group))` or
+    `(get (first group) k)` (a group is never empty: its first item's field is the first
+    of its column), else None."""
+    args = node.args
+    if type(node.fn) is ir.Const and type(node.fn.value) is Keyword and len(args) == 1:
+        key, of = node.fn, args[0]
+    elif node.fn == ir.BuiltinRef("get") and len(args) == 2 and type(args[1]) is ir.Const:
+        key, of = args[1], args[0]
+        if type(key.value) is not Keyword and type(key.value) is not str:
+            return None
+    else:
+        return None
+    if type(of) is ir.Call and of.fn == ir.BuiltinRef("first") and len(of.args) == 1:
+        return key if _is_local(of.args[0], group) else None
     return None
 
 

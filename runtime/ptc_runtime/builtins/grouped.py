@@ -334,6 +334,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_charged_column": charged_column,
     "rt_avg_by_column": avg_by_column,
     "rt_column": getitem,  # (rt_column stand-in i): column i of several (a tuple)
+    "rt_first_of": itemgetter(0),  # (:k (first group)): the first of its column
 }
 
 
