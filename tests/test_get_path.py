@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import random
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -66,6 +67,19 @@ def test_keyword_names_follow_their_keys() -> None:
 
 
 @pytest.mark.parametrize(
+    ("src", "helper_name"),
+    [
+        ("(get-in m [:a x] 0)", "rt_get_path_or2("),
+        ('(get-in m [:a x "c"] nil)', "rt_get_path_or3("),
+        ("(get-in m [1 2 3 4 5] x)", "rt_get_path_or5("),
+    ],
+)
+def test_paths_with_a_default(src: str, helper_name: str) -> None:
+    code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
+    assert helper_name in code and "b_get_in" not in code, code
+
+
+@pytest.mark.parametrize(
     ("src", "read"), [("(get-in m [:a])", "rt_kfield("), ("(get-in m [:a-b])", "rt_kget(")]
 )
 def test_one_keyword_is_a_keyword_read(src: str, read: str) -> None:
@@ -83,7 +97,9 @@ def test_one_keyword_of_a_loop_element_joins_its_getter() -> None:
 @pytest.mark.parametrize(
     "src",
     [
-        "(get-in m [:a :b] 0)",  # with a default: the builtin
+        "(get-in m [:a] 0)",  # with a default: one key or more than five, the builtin
+        "(get-in m [:a :b :c :d :e :f] 0)",
+        '(get-in m [:a :b] (do (println "d") 0))',  # a default that needs statements
         "(get-in m x)",  # a path that is a value
         "(get-in m (vector :a :b))",
         "(get-in m)",  # a wrong arity keeps the builtin's error
@@ -113,6 +129,10 @@ DATA = {"m": {"a": {"b-c": [1, {"d_e": None, "f": 2}]}, "1": {"x": 1}}}
         "[nil]",
         "[:a]",
         "[true 1]",
+        "[:a :b-c 1 :d-e] 0",  # with a default: not for a nil value found
+        "[:a :b-c 1 :x] 0",  # for a missing key
+        "[:a :b-c 1 :f] :d",
+        "[:a :zz :q] [:dflt]",
     ],
 )
 def test_same_values_and_output_as_the_builtin(path: str) -> None:
@@ -144,7 +164,14 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         )
         mp.setattr(emit.Emitter, "hoist", lambda self, base, keys, span: None)
         mp.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
+        for n in range(2, emit.PATH_UNROLLED + 1):
+            mp.setitem(executor.base_globals(), f"rt_get_path_or{n}", _get_in_or)
         yield
+
+
+def _get_in_or(m: object, *keys_names_default: object) -> object:
+    """`rt_get_path_orN(m, k1, n1, .., d)` as `get_in(m, [k1 ..], d)`."""
+    return get_in(m, list(keys_names_default[0:-1:2]), keys_names_default[-1])
 
 
 # Keys of every kind: keywords with and without `-` (their `_` spellings stored), strings,
@@ -189,6 +216,9 @@ def _program(rnd: random.Random) -> str:
     m = rnd.choice(MAPS)
     elems = " ".join(rnd.choice(ELEMS) for _ in range(rnd.choice([0, 1, 2, 3, 4, 5, 2, 3])))
     get = f"(get-in m [{path}])"
+    if rnd.random() < 0.4:  # with a default: read when a key is missing, not for nil
+        default = rnd.choice(["0", "nil", ":d", "e", '(do (println "d") 1)', "(inc nil)"])
+        get = f"(get-in m [{path}] {default})"
     shape = rnd.randrange(4)
     if shape == 0:
         return f"(let [m {m}] (mapv #(let [e %] {get}) [{elems}]))"
@@ -209,9 +239,8 @@ def test_random_paths_agree_with_get_in(seed: int, monkeypatch: pytest.MonkeyPat
         data = {"tree": TREE}
         tag = f"\n; {seed}/{i}"
         got = outcome(src + tag, data=data, max_steps=budget)
-        unrolled += any(
-            f"rt_get_path{n}(" in ptc_compiler.compile(src + tag).python_source for n in range(2, 6)
-        )
+        code = ptc_compiler.compile(src + tag).python_source
+        unrolled += re.search(r"rt_get_path(_or)?[2-5]\(", code) is not None
         with generic(monkeypatch):
             want = outcome(src + tag + " ", data=data, max_steps=budget)
         assert got == want, src

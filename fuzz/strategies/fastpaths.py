@@ -258,6 +258,10 @@ def _get_path_keys(m: object, *keys_and_names: object) -> object:
     return get_in(m, list(keys_and_names[0::2]))
 
 
+def _get_path_keys_or(m: object, *keys_names_default: object) -> object:
+    return get_in(m, list(keys_names_default[0:-1:2]), keys_names_default[-1])
+
+
 def _frequencies(coll: object) -> dict[object, object]:
     return dict(Counter(to_key(x) for x in seq_items(coll, "frequencies")))
 
@@ -288,6 +292,8 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         m.setattr(emit.Emitter, "hoist", lambda self, base, keys, span: None)
         for n in range(1, emit.PATH_UNROLLED + 1):  # keys with their names: drop the names
             m.setitem(executor.base_globals(), f"rt_get_path{n}", _get_path_keys)
+            if n > 1:  # with a default (`lookup.get_path_or2` ..)
+                m.setitem(executor.base_globals(), f"rt_get_path_or{n}", _get_path_keys_or)
         m.setitem(executor.base_globals(), "b_frequencies", _frequencies)
         m.setattr(sequences, "pluck", _pluck)
         m.setattr(keyed, "pluck", _pluck)

@@ -428,6 +428,19 @@ class Emitter:
                 if isinstance(keys, ir.VectorLit) and isinstance(path, ast.List):
                     low = self.literal_path(exprs[0], keys.items, path.elts, node)
                     return Lowered(stmts, low)
+            if fn.name == "get-in" and len(exprs) == 3:
+                path, keys = exprs[1], node.args[1]
+                if (
+                    isinstance(keys, ir.VectorLit)
+                    and isinstance(path, ast.List)
+                    and 2 <= len(keys.items) <= PATH_UNROLLED
+                ):
+                    # `lookup.get_path_or2` ..: the path read, `get_in` when it gives nil;
+                    # the default last, evaluated after the keys as the builtin's argument
+                    read = path_read(exprs[0], keys.items, path.elts)
+                    read.func = load(f"rt_get_path_or{len(keys.items)}")
+                    read.args.append(exprs[2])
+                    return Lowered(stmts, read)
             inline = self.inline(fn.name, node.args, exprs)
             if inline is not None:
                 return Lowered(stmts, inline)

@@ -33,6 +33,10 @@ from ptc_runtime.lookup import (
     get_path3,
     get_path4,
     get_path5,
+    get_path_or2,
+    get_path_or3,
+    get_path_or4,
+    get_path_or5,
 )
 from ptc_runtime.prelude import HELPERS as PRELUDE_HELPERS
 from ptc_runtime.printer import pr_str
@@ -278,6 +282,10 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_get_path3": get_path3,
     "rt_get_path4": get_path4,
     "rt_get_path5": get_path5,
+    "rt_get_path_or2": get_path_or2,
+    "rt_get_path_or3": get_path_or3,
+    "rt_get_path_or4": get_path_or4,
+    "rt_get_path_or5": get_path_or5,
     "rt_call": call,
     "rt_map": map_lit,
     "rt_set": set_lit,

@@ -20,6 +20,10 @@ from ptc_runtime.lookup import (
     get_path3,
     get_path4,
     get_path5,
+    get_path_or2,
+    get_path_or3,
+    get_path_or4,
+    get_path_or5,
 )
 from ptc_runtime.rt import kfield
 from ptc_runtime.values import Keyword, keyword
@@ -150,6 +154,14 @@ UNROLLED: dict[int, Callable[..., object]] = {
 }
 
 
+WITH_DEFAULT: dict[int, Callable[..., object]] = {
+    2: get_path_or2,
+    3: get_path_or3,
+    4: get_path_or4,
+    5: get_path_or5,
+}
+
+
 def _name(k: object) -> str | None:
     """What the compiler passes after a path key: a keyword's name without `-`, else None."""
     return k.name if isinstance(k, Keyword) and "-" not in k.name else None
@@ -204,6 +216,40 @@ def test_unrolled_get_paths_are_get_in() -> None:
         got = UNROLLED[n](m, *args)
         assert got is want or got == want, (m, path)
         assert type(got) is type(want)
+        if n >= 2:  # with a default: given when a key is missing, not for a nil value
+            want = get_in(m, path, "dflt")
+            got = WITH_DEFAULT[n](m, *args, "dflt")
+            assert got is want or got == want, (m, path)
+            assert type(got) is type(want)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_unrolled_get_paths_tell_conflated_keys_apart(n: int) -> None:
+    # at each level in turn, a key Python finds under another (true and 1, false and 0)
+    # or a nil value, on a path that is otherwise all there: as `get_in`
+    for i in range(n):
+        for key, stored, value in [
+            (True, 1, "one"),
+            (False, 0, "zero"),
+            (1, to_key(True), "true"),
+            (A, "a", None),
+            ("a", A, None),
+        ]:
+            path: list[object] = [A] * n
+            path[i] = key
+            m: object = "leaf"
+            for j in reversed(range(n)):
+                m = {stored: m if value is not None else None} if j == i else {"a": m}
+            args = [x for k in path for x in (k, _name(k))]
+            for default in ([], ["dflt"]):
+                want = get_in(m, path, *default)
+                if default and n >= 2:
+                    got = WITH_DEFAULT[n](m, *args, *default)
+                elif not default:
+                    got = UNROLLED[n](m, *args)
+                else:
+                    continue
+                assert got == want and type(got) is type(want), (m, path, default)
 
 
 def test_kfield_is_get_flexible_for_names_without_dash() -> None:
