@@ -435,8 +435,8 @@ class Emitter:
                     and isinstance(path, ast.List)
                     and 2 <= len(keys.items) <= PATH_UNROLLED
                 ):
-                    # `lookup.get_path_or2` ..: the path read, `get_in` when it gives nil;
-                    # the default last, evaluated after the keys as the builtin's argument
+                    # `lookup.get_path_or2` ..: levels that stop at a missing key with the
+                    # default, passed last: evaluated after the keys, as the builtin's argument
                     read = path_read(exprs[0], keys.items, path.elts)
                     read.func = load(f"rt_get_path_or{len(keys.items)}")
                     read.args.append(exprs[2])
