@@ -52,6 +52,9 @@ def _source(src: str) -> str:
         '(map (fn [[g vs]] [(mapv (fn [o] (get o "v")) vs) (map #(get % :w) vs)]) (group-by :g data/xs))',
         # a field of the first item: the first of its column
         '(map (fn [[g vs]] [(:v (first vs)) (get (first vs) "w") (-> vs first :s)]) (group-by :g data/xs))',
+        # over the vals of a group-by: the groups alone
+        "(map (fn [vs] (reduce + (map :v vs))) (vals (group-by :g data/xs)))",
+        "(for [vs (vals (group-by :g data/xs)) :when (> (count vs) 1)] (sum-by :v vs))",
         # sum-by and avg-by of a field read its column too
         "(map (fn [[g vs]] {:s (sum-by :v vs) :m (avg-by :w vs) :n (count vs)}) (group-by :g data/xs))",
         # for and doseq, with later :let and :when clauses
@@ -62,8 +65,8 @@ def _source(src: str) -> str:
 )
 def test_the_rule_applies(src: str) -> None:
     code = _source(src)
-    assert "rt_group_columns(" in code and "b_group_by" not in code
-    assert "rt_group_by_field" not in code
+    assert "rt_group_columns(" in code or "rt_group_vals(" in code
+    assert "b_group_by" not in code and "rt_group_by_field" not in code
     summed = "(reduce + (map" in src
     assert ("rt_sum_column(" in code) == summed
 
@@ -78,6 +81,9 @@ def test_the_rule_applies(src: str) -> None:
         "(map (fn [[g vs]] (sum-by #(:v %) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map #(:v % 0) vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (:v (second vs))) (group-by :g data/xs))",
+        "(map (fn [[a b]] (:v a)) (vals (group-by :g data/xs)))",
+        "(map (fn [vs] [vs (map :v vs)]) (vals (group-by :g data/xs)))",
+        "(map (fn [vs] (map :v vs)) (keys (group-by :g data/xs)))",
         "(map (fn [[g vs]] (:v (first vs) 0)) (group-by :g data/xs))",
         "(map (fn [[g vs]] [(:v (first vs)) (map :v vs)]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map #(inc (:v %)) vs)) (group-by :g data/xs))",
@@ -107,6 +113,7 @@ def test_the_rule_applies(src: str) -> None:
 def test_the_rule_does_not_apply(src: str) -> None:
     code = _source(src)
     assert "rt_group_columns" not in code and "rt_sum_column" not in code
+    assert "rt_group_vals" not in code
 
 
 @pytest.mark.parametrize(
@@ -122,6 +129,18 @@ def test_the_rule_does_not_apply(src: str) -> None:
 )
 def test_update_vals_count(src: str, counts: bool) -> None:
     assert ("rt_group_counts(" in _source(src)) == counts
+
+
+@pytest.mark.parametrize("budget", range(1, 7))
+def test_a_step_fails_where_it_would(budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key fn's steps, then each group's: an exhausted budget fails in the same place
+    (the element's step at `(vals ...)`, not at the group-by inside it)."""
+    src = "(map (fn [vs]\n  (reduce + (map #(:v %) vs)))\n (vals (group-by #(:g %) data/xs)))"
+    data = {"xs": [{"g": 1, "v": 1}, {"g": 2, "v": 2}, {"g": 1, "v": 3}]}
+    assert "rt_group_vals" in _source(src)
+    got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
+    monkeypatch.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)
+    assert got == outcome(src + " ", data=data, max_steps=budget, timeout_ms=None)
 
 
 def test_no_groups_are_built(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -270,8 +289,15 @@ def _program(rnd: random.Random, keyfns: list[str] = KEYFNS, colls: list[str] = 
     pattern = "[k vs z]" if re.search(r"\bz\b", body) else rnd.choice(["[k vs]", "[k vs z]"])
     if not re.search(r"\bk\b", body):
         pattern = pattern.replace("k", "_")
-    hof = rnd.choice(["map", "mapv", "for", "doseq", "update-vals"])
+    hof = rnd.choice(["map", "mapv", "for", "doseq", "update-vals", "vals"])
     kf, coll = rnd.choice(keyfns), rnd.choice(colls)
+    if hof == "vals":  # the groups alone: bodies without the key
+        body = rnd.choice([b for b in BODIES if not re.search(r"\b[kz]\b", b)])
+        body = body.replace("F", rnd.choice([":v", ":w"]))
+        vals = f"(vals (group-by {kf} {coll}))"
+        if rnd.random() < 0.5:
+            return f"({rnd.choice(['map', 'mapv'])} (fn [vs]\n  {body})\n {vals})"
+        return f"(for [vs {vals} {rnd.choice(['', ':when (some? 1)'])}]\n  {body})"
     if hof == "update-vals":
         f = rnd.choice(["count", "count", "(fn [vs] (count vs))", "first"])
         return f"(-> (group-by {kf}\n {coll})\n (update-vals {f}))"
@@ -351,7 +377,7 @@ def _differential(
         groups = len({x.get("g") for x in data["xs"] if isinstance(x, dict)})
         budget = rnd.choice([10**6, 10**6, rnd.randint(1, 8), max(1, groups - rnd.randint(0, 3))])
         code = _source(src)
-        applied += "rt_group_columns" in code or "rt_group_counts" in code
+        applied += any(f"rt_group_{h}" in code for h in ("columns", "counts", "vals"))
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         with monkeypatch.context() as m:  # group-by, plucks and reduce as they are
             m.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)
@@ -361,7 +387,7 @@ def _differential(
             plain_src = src + " "
             code = _source(plain_src)
             assert "rt_group_columns" not in code and "rt_group_by_field" not in code
-            assert "rt_group_counts" not in code
+            assert "rt_group_counts" not in code and "rt_group_vals" not in code
             want = outcome(plain_src, data=data, max_steps=budget, timeout_ms=None)
         assert got == want, src
     assert applied >= 10

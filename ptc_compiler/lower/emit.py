@@ -601,13 +601,13 @@ class Emitter:
             return None
         x = arity.params[0]
         if name in ("map", "mapv"):
-            body = arity.body
+            body, span = arity.body, coll.span  # the element's step fails at the coll
             columns = group_columns(coll, x, body)
             if columns is not None:
                 coll, body = columns
             else:
                 coll = group_by_field(coll, x, body)
-            return ir.For((ir.ForBind(x, coll, coll.span),), body, True, node.span)
+            return ir.For((ir.ForBind(x, coll, span),), body, True, node.span)
         bind = ir.ForBind(x, coll, coll.span)
         test = arity.body
         if name == "remove":
@@ -1427,31 +1427,39 @@ def group_by_field(coll: ir.Node, param: str, body: ir.Node) -> ir.Node:
 
 
 def group_columns(coll: ir.Node, param: str, body: ir.Node) -> tuple[ir.Node, ir.Node] | None:
-    """The collection and body of `(map (fn [[k vs]] body) (group-by kf xs))` when
-    `group_uses` finds the rule for them; else None."""
-    if type(body) is not ir.Let:
-        return None
-    found = group_uses(coll, param, body.bindings, body)
+    """The collection and body of `(map (fn [[k vs]] body) (group-by kf xs))` (or of
+    `(map (fn [vs] body) (vals (group-by kf xs)))`) when `group_uses` finds the rule for
+    them; else None."""
+    bindings = body.bindings if type(body) is ir.Let else ()
+    found = group_uses(coll, param, bindings, body)
     if found is None:
         return None
     return found[0], scan.substitute(body, found[1])
 
 
 def for_group_columns(node: ir.For) -> ir.For:
-    """`(for [[k vs] (group-by kf xs) ...] body)` (also `doseq`, later clauses but no
-    other binding) with `group_uses`'s rule when it finds it; else `node`."""
+    """`(for [[k vs] (group-by kf xs) ...] body)` or `(for [vs (vals (group-by kf xs))
+    ...] body)` (also `doseq`, later clauses but no other binding) with `group_uses`'s
+    rule when it finds it; else `node`."""
     clauses = node.clauses
     if not (
-        len(clauses) >= 2
+        clauses
         and type(clauses[0]) is ir.ForBind
-        and _is_group_by(clauses[0].coll)
-        and type(clauses[1]) is ir.ForLet
-        and not any(type(c) is ir.ForBind for c in clauses[2:])
+        and (_is_group_by(clauses[0].coll) or _is_vals(clauses[0].coll))
+        and not any(type(c) is ir.ForBind for c in clauses[1:])
     ):
         return node
-    bind, destructure = clauses[0], clauses[1]
-    read = scan.children(ir.For(clauses[1:], node.body, node.collect, node.span))
-    found = group_uses(bind.coll, bind.ident, destructure.bindings, ir.Do(read, node.span))
+    bind = clauses[0]
+    destructure = clauses[1] if len(clauses) > 1 else None
+    bindings = destructure.bindings if type(destructure) is ir.ForLet else ()
+    read: list[ir.Node] = []  # what is evaluated once per group
+    for c in clauses[1:]:
+        if type(c) is ir.ForLet:
+            read.extend(value for _, value in c.bindings)
+        elif type(c) is ir.ForWhen or type(c) is ir.ForWhile:
+            read.append(c.test)
+    read.append(node.body)
+    found = group_uses(bind.coll, bind.ident, bindings, ir.Do(tuple(read), node.span))
     if found is None:
         return node
     columns, subs = found
@@ -1478,15 +1486,21 @@ def group_uses(
     in for a group. None when any of it fails.
 
     `bindings` are the destructuring's (`[k vs]` of the entry `param`), `body` everything
-    evaluated once per entry (the bindings included). The answer is the new collection
-    and the replacements (by node id) to make in `body`.
+    evaluated once per entry (the bindings included). Over `(vals (group-by kf xs))`
+    `param` is the group itself (`(map (fn [vs] ...) (vals ...))`): `rt_group_vals` gives
+    the stand-ins alone (a vector where `vals` gives nil for no group: only iterated). The
+    answer is the new collection and the replacements (by node id) to make in `body`.
     """
+    entries = not _is_vals(coll)
+    if not entries:
+        assert type(coll) is ir.Call
+        coll = coll.args[0]
     if not _is_group_by(coll):
         return None
     assert type(coll) is ir.Call
     vec_read = group_read = None  # the destructuring's `(check-vec entry)`, `(nth vec 1)`
     vec = group = None
-    for ident, value in bindings:
+    for ident, value in bindings if entries else ():
         if type(value) is not ir.RtCall or not value.args or type(value.args[0]) is not ir.Local:
             continue
         of = value.args[0].ident
@@ -1495,7 +1509,9 @@ def group_uses(
         elif value.helper == "ds_nth" and of == vec and value.args[1:] == (ir.Const(1),):
             group, group_read = ident, value
             break
-    if group is None or vec is None:
+    if not entries:
+        group = param
+    elif group is None or vec is None:
         return None
     # :f -> the node its column replaces, the key, the helper applied to the column, the read
     fields: dict[ir.ConstValue, tuple[ir.Node, ir.Const, str | None, ir.Call]] = {}
@@ -1508,7 +1524,9 @@ def group_uses(
                 return None  # any other read of the entry, the vector or the group
             continue
         if type(node) is ir.RtCall:
-            if node is vec_read or node is group_read or _reads_entry(node, vec):
+            if node is vec_read or node is group_read:
+                continue
+            if vec is not None and _reads_entry(node, vec):
                 continue
         elif type(node) is ir.Call and type(node.fn) is ir.BuiltinRef:
             name, args = node.fn.name, node.args
@@ -1554,7 +1572,8 @@ def group_uses(
         elif not fields:  # the count itself
             subs[id(count)] = ir.Local(group, count.span)
     plucked = tuple(key for _, key, _, _ in fields.values())
-    return ir.RtCall("group_columns", (*coll.args, *plucked), coll.span), subs
+    stand_ins = "group_columns" if entries else "group_vals"
+    return ir.RtCall(stand_ins, (*coll.args, *plucked), coll.span), subs
 
 
 #: Builtins `(f :k group)` that read only the group's values of `:k`: the column itself for
@@ -1627,6 +1646,16 @@ def group_counts(coll: ir.Node, f: ir.Node) -> ir.Node | None:
     if type(coll) is ir.Call and _is_group_by(coll) and f == ir.BuiltinRef("count"):
         return ir.RtCall("group_counts", coll.args, coll.span)
     return None
+
+
+def _is_vals(coll: ir.Node) -> bool:
+    """`coll` is `(vals (group-by kf xs))`."""
+    return (
+        type(coll) is ir.Call
+        and coll.fn == ir.BuiltinRef("vals")
+        and len(coll.args) == 1
+        and _is_group_by(coll.args[0])
+    )
 
 
 def _is_group_by(coll: ir.Node) -> bool:

@@ -176,6 +176,12 @@ def group_columns(keyfn: object, coll: object, *fields: object) -> list[object]:
     return map_entries(_stand_ins(keyfn, seq_items(coll, "group-by"), fields))
 
 
+def group_vals(keyfn: object, coll: object, *fields: object) -> list[object]:
+    """`group_columns` without the keys: what stands in for each group of
+    `(vals (group-by keyfn coll))`, in order (for a `map`/`for` over it)."""
+    return list(_stand_ins(keyfn, seq_items(coll, "group-by"), fields).values())
+
+
 def group_counts(keyfn: object, coll: object) -> dict[object, object]:
     """`(update-vals (group-by keyfn coll) count)`: the same map (stored keys in the same
     order, each with its group's size), counted without building the groups."""
@@ -329,6 +335,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_group_by_field": group_by_field,
     "rt_group_columns": group_columns,
     "rt_group_counts": group_counts,
+    "rt_group_vals": group_vals,
     "rt_sum_column": sum_column,
     "rt_sum_by_column": sum_by_column,
     "rt_charged_column": charged_column,
