@@ -96,6 +96,11 @@ def path_read(m: ast.expr, keys: Sequence[ir.Node], exprs: Sequence[ast.expr]) -
     return helper(f"get_path{len(keys)}", *args)
 
 
+def const_args(nodes: Sequence[ir.Node]) -> bool:
+    """True when every node is a constant (a key or default a read may be made with early)."""
+    return all(type(n) is ir.Const for n in nodes)
+
+
 class Hoist:
     """A loop whose body's reads of loop-invariant locals may be computed before it
     (`Emitter.hoist`): the statements to place before it, the loop's own element `own`,
@@ -379,8 +384,8 @@ class Emitter:
     def call(self, node: ir.Call) -> Lowered:
         fn = node.fn
         if isinstance(fn, ir.Const) and isinstance(fn.value, Keyword) and 1 <= len(node.args) <= 2:
-            if len(node.args) == 1:
-                hoisted = self.hoist(node.args[0], (fn,), node.span)
+            if len(node.args) == 1 or type(node.args[1]) is ir.Const:
+                hoisted = self.hoist(node.args[0], (fn,), node.span, *node.args[1:])
                 if hoisted is not None:
                     return Lowered((), hoisted)
             stmts, exprs = self.many(node.args)
@@ -411,10 +416,17 @@ class Emitter:
             if counted is not None:
                 return counted
         if isinstance(fn, ir.BuiltinRef):
-            if fn.name == "get" and len(node.args) == 2 and isinstance(node.args[1], ir.Const):
-                hoisted = self.hoist(node.args[0], node.args[1:], node.span)
+            if fn.name == "get" and 2 <= len(node.args) <= 3 and const_args(node.args[1:]):
+                hoisted = self.hoist(node.args[0], node.args[1:2], node.span, *node.args[2:])
                 if hoisted is not None:
                     return Lowered((), hoisted)
+            if fn.name == "get-in" and len(node.args) == 3 and const_args(node.args[2:]):
+                keys = node.args[1]
+                if isinstance(keys, ir.VectorLit) and 2 <= len(keys.items) <= PATH_UNROLLED:
+                    if const_args(keys.items):
+                        hoisted = self.hoist(node.args[0], keys.items, node.span, node.args[2])
+                        if hoisted is not None:
+                            return Lowered((), hoisted)
             stmts, exprs = self.many(node.args)
             if fn.name == "get" and 2 <= len(exprs) <= 3:
                 key = node.args[1]
@@ -513,11 +525,14 @@ class Emitter:
             return helper("get_path", m, *exprs)
         return path_read(m, keys, exprs)
 
-    def hoist(self, base: ir.Node, keys: Sequence[ir.Node], span: Span) -> ast.expr | None:
+    def hoist(
+        self, base: ir.Node, keys: Sequence[ir.Node], span: Span, default: ir.Node | None = None
+    ) -> ast.expr | None:
         """In the body of a loop (a `for`, the loops `map`/`filter`/... with a literal fn
         and a linear `reduce` become), the read of the constant `keys` (a path, at most
         `PATH_UNROLLED`) out of a local `base` bound outside the loop, computed once before
-        it: `tN = rt_get_pathN(base, k, name, ...)` placed before the outermost enclosing
+        it (with a constant `default`: `(get base k d)`, `(:k base d)`, `rt_get_path_orN`):
+        `tN = rt_get_pathN(base, k, name, ...)` placed before the outermost enclosing
         loop of this Python function that does not bind `base` or, when `base` is captured
         by the closure this function is, in the closure's factory (`FactoryHoist`); the
         temporary it names. None elsewhere.
@@ -537,11 +552,22 @@ class Emitter:
             return None
         scope = next(h for h in hoists if h.invariant(ident))
         # constants by type and value: 1, 1.0 and true are different keys
-        made = (ident, *((type(k.value), k.value) for k in keys))  # type: ignore[union-attr]
+        consts = (*keys, *((default,) if default is not None else ()))
+        made = (ident, len(keys), *((type(k.value), k.value) for k in consts))
         t = scope.made.get(made)
         if t is None:
             t = scope.made[made] = self.cx.fresh()
-            value = path_read(self.expr(base).expr, keys, [self.expr(k).expr for k in keys])
+            m = self.expr(base).expr
+            exprs = [self.expr(k).expr for k in keys]
+            if default is None:
+                value = path_read(m, keys, exprs)
+            elif len(keys) == 1:  # `get`'s flexible read with a default, once
+                d = self.expr(default).expr
+                value = call(load(self.builtins["get"].py_name), [m, *exprs, d])
+            else:
+                value = path_read(m, keys, exprs)
+                value.func = load(f"rt_get_path_or{len(keys)}")
+                value.args.append(self.expr(default).expr)
             scope.stmts.append(at(span, assign(t, value)))  # type: ignore[arg-type]
         return load(t)
 
