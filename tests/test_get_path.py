@@ -160,8 +160,9 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         mp.setattr(
             emit.Emitter,
             "literal_path",
-            lambda self, m, keys, exprs, node: helper("get_path", m, *exprs),
+            lambda self, m, keys, exprs, base, span: helper("get_path", m, *exprs),
         )
+        mp.setattr(emit, "read_chain", lambda node: None)
         mp.setattr(emit.Emitter, "hoist", lambda self, *args: None)
         mp.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
         for n in range(2, emit.PATH_UNROLLED + 1):
@@ -287,5 +288,66 @@ def test_random_gets_agree_with_the_builtin(seed: int, monkeypatch: pytest.Monke
         got = outcome(src, data={"tree": TREE}, max_steps=budget)
         with monkeypatch.context() as mp:
             mp.setitem(executor.base_globals(), "rt_get_path1", _builtin_get)
+            want = outcome(src + " ", data={"tree": TREE}, max_steps=budget)
+        assert got == want, src
+
+
+# ------------------------------------------------------------------ chains of reads
+
+
+@pytest.mark.parametrize(
+    ("src", "read"),
+    [
+        ("(:c (:b (:a m)))", "rt_get_path3(v1_m, k"),
+        ("(-> m :a :b)", "rt_get_path2(v1_m, k"),
+        ('(get (get m "a") 0)', "rt_get_path2(v1_m, 'a', None, 0, None)"),
+        ('(:b (get m "a"))', "rt_get_path2(v1_m, 'a', None, k"),
+        ("(-> m :a :b :c :d :e :f)", "rt_get_path(v1_m, k"),  # six: the loop
+    ],
+)
+def test_chains_of_reads_are_one_path_read(src: str, read: str) -> None:
+    code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
+    assert read in code and "rt_kfield" not in code, code
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "(:b (:a m) 3)",  # a default: read by itself
+        "(:b (:a m 1))",
+        "(:b (get m x))",  # a key made between the reads
+        "(get (:a m) x)",
+    ],
+)
+def test_chains_with_defaults_or_computed_keys_are_not_fused(src: str) -> None:
+    code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
+    assert "rt_get_path2" not in code and "rt_get_path3" not in code, code
+
+
+CHAIN_KEYS = [":a", ":b", ":c", ":a-b", '"a"', '"b"', '"a_b"', "0", "1", "1.0", "true", "nil"]
+
+
+def _chain(rnd: random.Random, base: str) -> str:
+    form = base
+    for _ in range(rnd.randint(1, 7)):
+        k = rnd.choice(CHAIN_KEYS)
+        form = f"({k} {form})" if k.startswith(":") and rnd.random() < 0.6 else f"(get {form} {k})"
+    return form
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_chains_agree_with_reads_one_by_one(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rnd = random.Random(200 + seed)
+    for i in range(50):
+        m = rnd.choice(MAPS)
+        elems = " ".join(rnd.choice([*ELEMS, m]) for _ in range(rnd.randint(0, 4)))
+        reads = " ".join(_chain(rnd, rnd.choice(["m", "e"])) for _ in range(rnd.randint(1, 4)))
+        src = f"(let [m {m}] [[{reads}] (mapv (fn [e] [{reads}]) [{elems}])])\n; {seed}/{i}"
+        budget = rnd.choice([10**6, rnd.randint(1, 6)])
+        got = outcome(src, data={"tree": TREE}, max_steps=budget)
+        with monkeypatch.context() as mp:
+            mp.setattr(emit, "read_chain", lambda node: None)
             want = outcome(src + " ", data={"tree": TREE}, max_steps=budget)
         assert got == want, src

@@ -6,9 +6,9 @@ Used by `tests/test_fast_paths_differential.py` (a CI-sized run over fixed seeds
 off the lowering rules (the field filter, group-by told the plucked field, `str` with
 literals as a format, `(frequencies (mapcat ...))`, same-type `+`/`-` in numeric code,
 fast update fns, `(take n (sort ...))`, the in-place linear reduce with its memo and
-plain-map shortcut, reads of loop-invariant locals moved before the loop), replaces
-`(get-in m [...])`'s literal-path helpers by `get_in`, plucks
-by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
+plain-map shortcut, reads of loop-invariant locals moved before the loop, chains of
+reads as one path read), replaces `(get-in m [...])`'s literal-path helpers by `get_in`,
+plucks by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
 stored keys, and drops the map-entry keys of `sort-by`. Every observable must agree: the
 value, the error (code, message, line:column), the output and the step count (except
 for a failing `pmap`: the other workers stop wherever they are), and the host data must
@@ -290,6 +290,7 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         m.setattr(emit.Emitter, "linear_reduce", lambda self, node: None)
         m.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
         m.setattr(emit.Emitter, "hoist", lambda self, *args: None)
+        m.setattr(emit, "read_chain", lambda node: None)
         for n in range(1, emit.PATH_UNROLLED + 1):  # keys with their names: drop the names
             m.setitem(executor.base_globals(), f"rt_get_path{n}", _get_path_keys)
             if n > 1:  # with a default (`lookup.get_path_or2` ..)

@@ -96,6 +96,33 @@ def path_read(m: ast.expr, keys: Sequence[ir.Node], exprs: Sequence[ast.expr]) -
     return helper(f"get_path{len(keys)}", *args)
 
 
+def read_chain(node: ir.Call) -> tuple[ir.Node, list[ir.Node]] | None:
+    """`(:c (:b (:a m)))` (also `(get x k)` for a constant `k`; no default anywhere) as
+    `m` and its path `[:a :b :c]`, when there are two keys or more: reading them one by
+    one is `(get-in m [:a :b :c])` (a missing key reads nil from there on, as get-in
+    does), and the keys being constants, nothing runs between the reads. None otherwise."""
+    keys: list[ir.Node] = []
+    cur: ir.Node = node
+    while type(cur) is ir.Call:
+        fn, args = cur.fn, cur.args
+        if type(fn) is ir.Const and isinstance(fn.value, Keyword) and len(args) == 1:
+            keys.append(fn)
+        elif (
+            type(fn) is ir.BuiltinRef
+            and fn.name == "get"
+            and len(args) == 2
+            and type(args[1]) is ir.Const
+        ):
+            keys.append(args[1])
+        else:
+            break
+        cur = args[0]
+    if len(keys) < 2:
+        return None
+    keys.reverse()
+    return cur, keys
+
+
 def const_args(nodes: Sequence[ir.Node]) -> bool:
     """True when every node is a constant (a key or default a read may be made with early)."""
     return all(type(n) is ir.Const for n in nodes)
@@ -383,6 +410,14 @@ class Emitter:
 
     def call(self, node: ir.Call) -> Lowered:
         fn = node.fn
+        chain = read_chain(node)
+        if chain is not None:
+            # `(:c (:b (:a m)))`, `(get (get m "a") 0)`, `(-> m :a :b)`: one path read
+            base, path_keys = chain
+            lowered = self.expr(base)
+            key_exprs = [self.expr(k).expr for k in path_keys]
+            read = self.literal_path(lowered.expr, path_keys, key_exprs, base, node.span)
+            return Lowered(lowered.stmts, read)
         if isinstance(fn, ir.Const) and isinstance(fn.value, Keyword) and 1 <= len(node.args) <= 2:
             if len(node.args) == 1 or type(node.args[1]) is ir.Const:
                 hoisted = self.hoist(node.args[0], (fn,), node.span, *node.args[1:])
@@ -438,7 +473,9 @@ class Emitter:
                 path = exprs[1]
                 keys = node.args[1]
                 if isinstance(keys, ir.VectorLit) and isinstance(path, ast.List):
-                    low = self.literal_path(exprs[0], keys.items, path.elts, node)
+                    low = self.literal_path(
+                        exprs[0], keys.items, path.elts, node.args[0], node.span
+                    )
                     return Lowered(stmts, low)
             if fn.name == "get-in" and len(exprs) == 3:
                 path, keys = exprs[1], node.args[1]
@@ -500,19 +537,24 @@ class Emitter:
         return helper("kfield", m, kw, ast.Constant(k.name), *default)
 
     def literal_path(
-        self, m: ast.expr, keys: Sequence[ir.Node], exprs: list[ast.expr], node: ir.Call
+        self,
+        m: ast.expr,
+        keys: Sequence[ir.Node],
+        exprs: list[ast.expr],
+        base: ir.Node,
+        span: Span,
     ) -> ast.expr:
-        """`(get-in m [k ...])` (`node`) with a literal path: its keys as arguments, no
-        vector. In a loop where `m` is invariant, the constant keys it starts with (up to
-        `PATH_UNROLLED`) are read once before the loop (`hoist`), the rest from there. Then
-        one constant keyword is the keyword read `(:k m)`; up to `PATH_UNROLLED` keys call
-        `path_read`; more take `rt_get_path` (`lookup.get_path`, a loop).
+        """`(get-in base [k ...])` (`m` is `base` lowered) with a literal path: its keys as
+        arguments, no vector. In a loop where `base` is invariant, the constant keys it
+        starts with (up to `PATH_UNROLLED`) are read once before the loop (`hoist`), the
+        rest from there. Then one constant keyword is the keyword read `(:k m)`; up to
+        `PATH_UNROLLED` keys call `path_read`; more take `rt_get_path` (a loop).
         """
         lead = 0
         while lead < min(len(keys), PATH_UNROLLED) and type(keys[lead]) is ir.Const:
             lead += 1
         if lead:
-            hoisted = self.hoist(node.args[0], keys[:lead], node.span)
+            hoisted = self.hoist(base, keys[:lead], span)
             if hoisted is not None:
                 if lead == len(keys):
                     return hoisted
