@@ -15,7 +15,7 @@ import pytest
 
 from ptc_compiler import api
 from ptc_compiler.lower import emit
-from ptc_runtime import rt
+from ptc_runtime import executor, rt
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
 
@@ -156,7 +156,7 @@ def test_elements_read_three_times_get_a_getter(src: str) -> None:
     "src",
     [
         "(map (fn [p] (str (:a p) (:b p))) data/xs)",  # two reads
-        "(map (fn [p] [(:a p) (:b-c p) (:d-e p)]) data/xs)",  # names with - read by rt_kget
+        "(map (fn [p] [(:a p) (:b-c p) (:d-e p)]) data/xs)",  # names with - read by rt_kdash
         "(map (fn [p] [(:a p) (sort-by (fn [q] [(:b p) (:c p)]) [1])]) data/xs)",  # nested fn
         '(map (fn [p] [(:a p) (get p "b") (get p :c)]) data/xs)',  # a string key
         "(let [p (first data/xs)] [(:a p) (:b p) (:c p)])",  # not a loop element
@@ -199,3 +199,49 @@ def test_other_getter_is_kfield() -> None:
             assert other(m, k, other(m, name, default)) == rt.kfield(m, k, name, default)
     assert rt.HELPERS["rt_dget"] is dict.get
     assert rt.HELPERS["rt_kother"] is rt.kfield_other
+
+
+# ------------------------------------------------------------------ names with `-`
+
+
+def _kget_reads(m: object, k: object, name: str, alt_kw: object, alt: str, *d: object) -> object:
+    """`rt_kdash` as the general keyword read it replaced (`rt_kget`) makes it."""
+    return rt.kget(m, k, *d)
+
+
+DASH_ITEMS = [
+    '{"user_id" 1 "a_b_c" 2}',
+    '{"user-id" 3 :user_id 4}',
+    "{:user-id 5 :user_id 6}",
+    '{:user_id nil "user_id" 7}',
+    '{"user_id-x" 8 "a_b-c" 9}',
+    "nil",
+    "(hash-map :user-id 1)",
+    "[1 2]",
+    "data/host",
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_reads_of_names_with_dash_agree_with_the_general_read(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rnd = random.Random(50 + seed)
+    for i in range(50):
+        reads = []
+        for _ in range(rnd.randint(1, 4)):
+            k = rnd.choice([":user-id", ":a-b-c", ":user_id", ":x-"])
+            reads.append(
+                rnd.choice(
+                    [f"({k} x)", f"({k} x :d)", f"(get x {k})", f'(get x {k} (do (println "d") 0))']
+                )
+            )
+        coll = f"[{' '.join(rnd.choice(DASH_ITEMS) for _ in range(rnd.randint(0, 5)))}]"
+        src = f"(mapv (fn [x] [{' '.join(reads)}]) {coll})\n; {seed}/{i}"
+        data: dict[str, object] = {"host": {"user_id": 10, "a-b-c": 11}}
+        budget = rnd.choice([10_000_000, rnd.randint(1, 5)])
+        got = _outcome(src, data, budget)
+        with monkeypatch.context() as mp:
+            mp.setitem(executor.base_globals(), "rt_kdash", _kget_reads)
+            want = _outcome(src + " ", data, budget)
+        assert got == want, src

@@ -41,9 +41,9 @@ def test_let_bound_inline_map_filter_collects_straight_into_the_local(
         ("(get [1 2] :a 3)", "rt_kfield(", 3),
         ("(:a (hash-map :a 4))", "rt_kfield(", 4),
         ("(:a nil)", "rt_kfield(", None),
-        # a name with `-` also reads the `_` spellings: the general helper
-        ('(:user-id {"user_id" 7})', "rt_kget(", 7),
-        ('(get {"user_id" 7} :user-id)', "rt_kget(", 7),
+        # a name with `-` also reads the `_` spellings, passed too (`rt.kfield_dash`)
+        ('(:user-id {"user_id" 7})', "rt_kdash(", 7),
+        ('(get {"user_id" 7} :user-id)', "rt_kdash(", 7),
     ],
 )
 def test_constant_keyword_reads(source: str, helper: str, want: object) -> None:

@@ -55,7 +55,7 @@ from ptc_runtime.fastops import (
     STR_FORMAT_UNROLLED,
 )
 from ptc_runtime.uservars import CALL_PREFIX, VALUE_PREFIX, mangle
-from ptc_runtime.values import Keyword, SymbolRef
+from ptc_runtime.values import Keyword, SymbolRef, keyword
 
 Sink = Callable[[ast.expr], list[ast.stmt]]
 
@@ -520,11 +520,14 @@ class Emitter:
 
         A name without `-` has only two spellings a dict can hold (decision 5), so
         `rt_kfield` gets the name as a constant and reads a dict with two C-level probes;
-        other names take `rt_kget`, which also searches the `_` spellings.
+        other names take `rt_kdash`, given the `_` spellings too (up to four probes).
         """
         kw = self.const(k)
         if "-" in k.name:
-            return helper("kget", m, kw, *default)
+            # the four spellings a flexible read tries, probed in its order (`rt.kfield_dash`)
+            alt = k.name.replace("-", "_")
+            spellings = (ast.Constant(k.name), self.const(keyword(alt)), ast.Constant(alt))
+            return helper("kdash", m, kw, *spellings, *default)
         getter = self.cx.kgetters.get(m.id) if type(m) is ast.Name else None
         if getter is not None:
             # `t(x, k, t(x, 'name', default))`: `rt_dget` makes this `kfield`'s two probes

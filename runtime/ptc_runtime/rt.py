@@ -107,6 +107,28 @@ def kfield(m: object, k: object, name: str, default: object = None) -> object:
     return get_flexible(m, k, default)
 
 
+def kfield_dash(
+    m: object, k: object, name: str, alt_kw: object, alt: str, default: object = None
+) -> object:
+    """`(:k m)`, `(:k m d)`, `(get m :k)`, `(get m :k d)` for a keyword `k` whose `name` has
+    `-` (the compiler passes the name, the keyword of its `_` spelling `alt`, interned with
+    the module's constants, and `alt`).
+
+    On a dict: the exact key, else the spellings `lookup.find_key` tries after it, in its
+    order: the string `name`, the keyword `alt_kw`, the string `alt` (tool data often spells
+    `:user-id` as "user_id"): C-level probes, no search (`rt_kget` went through
+    `get_flexible` and `find_key`, three frames). That `alt_kw` is interned here changes no
+    read: a keyword no map held before cannot be a key of one. Anything else reads through
+    `get_flexible`.
+    """
+    if type(m) is dict:
+        v = m.get(k, _MISSING)
+        if v is _MISSING:
+            return m.get(name, m.get(alt_kw, m.get(alt, default)))
+        return v
+    return get_flexible(m, k, default)
+
+
 def kfield_other(m: object, key: object, default: object = None) -> object:
     """The getter of an element that is not a plain dict in a loop whose element is read
     by constant keywords (`t = rt_dget if rt_type(x) is rt_dict else rt_kother`, then each
@@ -276,6 +298,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_regex": regex,
     "rt_kget": kget,
     "rt_kfield": kfield,
+    "rt_kdash": kfield_dash,
     "rt_get_path": get_path,
     "rt_get_path1": get_path1,
     "rt_get_path2": get_path2,

@@ -25,7 +25,7 @@ from ptc_runtime.lookup import (
     get_path_or4,
     get_path_or5,
 )
-from ptc_runtime.rt import kfield
+from ptc_runtime.rt import kfield, kfield_dash
 from ptc_runtime.values import Keyword, keyword
 
 A = keyword("a")
@@ -268,6 +268,29 @@ def test_kfield_is_get_flexible_for_names_without_dash() -> None:
         for default in ([], ["dflt"]):
             want = get_flexible(m, k, *default)
             got = kfield(m, k, k.name, *default)
+            assert got is want or got == want, (m, k, default)
+            assert type(got) is type(want)
+
+
+def test_kfield_dash_is_get_flexible_for_names_with_dash() -> None:
+    # `rt_kdash` (the compiled `(:k m)` / `(get m :k)` of a name with `-`, given the name,
+    # the keyword and string of its `_` spelling) against the definition, on dicts holding
+    # any mix of the spellings (and ones a flexible read must not find: other mixes of
+    # `-`/`_`), nil values, persistent maps and non-maps
+    rnd = random.Random(13)
+    names = ["a-b", "a-b-c", "-", "a--b", "x-"]
+    for _ in range(4000):
+        name = rnd.choice(names)
+        alt = name.replace("-", "_")
+        odd = name.replace("-", "_", 1)  # one `-` replaced: not a spelling of `name`
+        spellings: list[object] = [keyword(name), name, keyword(alt), alt, keyword(odd), odd]
+        keys = rnd.sample(spellings, rnd.randint(0, 4))
+        d = {to_key(x): rnd.choice([None, False, 0, "v", [1], i]) for i, x in enumerate(keys)}
+        m: object = rnd.choice([d, d, d, PMap.from_dict(d), None, [1, 2], "ab", 5])
+        k = keyword(name)
+        for default in ([], ["dflt"]):
+            want = get_flexible(m, k, *default)
+            got = kfield_dash(m, k, name, keyword(alt), alt, *default)
             assert got is want or got == want, (m, k, default)
             assert type(got) is type(want)
 
