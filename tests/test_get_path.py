@@ -61,9 +61,24 @@ def test_literal_paths_pass_their_keys(src: str, helper_name: str) -> None:
 
 
 def test_keyword_names_follow_their_keys() -> None:
-    (c,) = _calls('(get-in m [:a :b-c "d" :e x])')
+    (c,) = _calls('(get-in m [:a "b-c" "d" :e x])')
     names = [a.value if isinstance(a, ast.Constant) else a for a in c.args[2::2]]
     assert names == ["a", None, None, "e", None]
+
+
+@pytest.mark.parametrize(
+    ("src", "read"),
+    [
+        ("(get-in m [:a-b :c])", "rt_kfield(rt_kdash(v1_m, k"),
+        ("(get-in m [:a :b :a-b])", "rt_kdash(rt_get_path2(v1_m, k"),
+        ("(get-in m [x :a-b :c-d])", "rt_kdash(rt_kdash(rt_get_path1(v1_m, v2_x, None), k"),
+        ("(-> m :a :a-b :b :c)", "rt_get_path2(rt_kdash(rt_kfield(v1_m, k"),
+    ],
+)
+def test_keywords_with_dash_are_read_by_themselves(src: str, read: str) -> None:
+    # their four spellings: `rt_kdash` probes them; the keys around them as paths
+    code = ptc_compiler.compile(f"(fn [m x] {src})").python_source
+    assert read in code, code
 
 
 @pytest.mark.parametrize(

@@ -123,6 +123,11 @@ def read_chain(node: ir.Call) -> tuple[ir.Node, list[ir.Node]] | None:
     return cur, keys
 
 
+def dash_keyword(node: ir.Node) -> bool:
+    """`node` is a constant keyword whose name has `-` (read by `rt_kdash`)."""
+    return type(node) is ir.Const and isinstance(node.value, Keyword) and "-" in node.value.name
+
+
 def const_args(nodes: Sequence[ir.Node]) -> bool:
     """True when every node is a constant (a key or default a read may be made with early)."""
     return all(type(n) is ir.Const for n in nodes)
@@ -562,6 +567,25 @@ class Emitter:
                 if lead == len(keys):
                     return hoisted
                 m, keys, exprs = hoisted, keys[lead:], exprs[lead:]
+        if len(keys) > 1 and any(map(dash_keyword, keys)):
+            # a keyword with `-` has four spellings: read by itself (`rt_kdash`), the keys
+            # between such keywords as paths (level by level, a path read is these reads)
+            start = 0
+            for i, k in enumerate(keys):
+                if isinstance(k, ir.Const) and isinstance(k.value, Keyword) and dash_keyword(k):
+                    if i > start:
+                        m = self.plain_path(m, keys[start:i], exprs[start:i])
+                    m = self.keyword_read(k.value, m, [])
+                    start = i + 1
+            keys, exprs = keys[start:], exprs[start:]
+            if not keys:
+                return m
+        return self.plain_path(m, keys, exprs)
+
+    def plain_path(self, m: ast.expr, keys: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr:
+        """The read of path `keys` out of `m`: one constant keyword is the keyword read
+        `(:k m)`; up to `PATH_UNROLLED` keys call `path_read`; more (or none) take
+        `rt_get_path` (`lookup.get_path`, a loop)."""
         if len(keys) == 1:
             k = keys[0]
             if isinstance(k, ir.Const) and isinstance(k.value, Keyword):
