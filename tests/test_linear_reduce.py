@@ -74,6 +74,14 @@ def _data() -> dict[str, object]:
     return {"m": {"a": {"b": {"c": 0}}, "c": {"0": 1}, "d_e": {"a": 2}, "z": [1, {"a": 3}]}}
 
 
+def _no_update_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switch off the whole-loop `rt_t_update_fields` (tests/test_update_fields.py), whose
+    shapes the fused walk's tests use: they test the loop's helpers."""
+    from ptc_compiler.lower import emit
+
+    monkeypatch.setattr(emit, "update_fields", lambda body, acc, x: None)
+
+
 def _outcome(src: str, data: dict[str, object]) -> str:
     res = run(src, data=data)
     if res.ok:
@@ -253,7 +261,8 @@ def test_update_ins_with_a_shared_prefix_agree_with_persistent_operations(seed: 
     assert fused > 25
 
 
-def test_the_fused_walk_takes_the_prefix_once() -> None:
+def test_the_fused_walk_takes_the_prefix_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_update_fields(monkeypatch)
     body = "(-> t (update-in [:a (:r e) :n] + (:v e)) (update-in [:a (:r e) :m] inc))"
     src = f"(reduce (fn [t e] {body}) START [{{:r :x :v 2}} {{:r :x :v 3}}])"
     code = ptc_compiler.compile(src.replace("START", "{}")).python_source
@@ -674,7 +683,8 @@ def test_fast_update_fns_not_where_the_arity_differs(op: str) -> None:
     assert not any(f in code for f in ("rt_add2", "rt_inc1", "rt_sub2")), code
 
 
-def test_fused_walk_arguments_are_tuples() -> None:
+def test_fused_walk_arguments_are_tuples(monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_update_fields(monkeypatch)
     # one key left in each path: the keys as they are (`t_update_in2k`); the element's
     # keyword reads may take any form, so only the shape around them is matched
     body = "(-> t (update-in [:a (:r e) :n] + (:v e)) (update-in [:a (:r e) :m] inc))"
@@ -777,7 +787,10 @@ def _exact_outcome(src: str) -> tuple[object, ...]:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_inline_update_fns_of_the_fused_walk_agree_with_the_builtins(seed: int) -> None:
+def test_inline_update_fns_of_the_fused_walk_agree_with_the_builtins(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _no_update_fields(monkeypatch)
     fast = 0
     for inline, plain in _inline_programs(seed, 50):
         code = ptc_compiler.compile(inline).python_source

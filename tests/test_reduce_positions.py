@@ -25,7 +25,13 @@ BODIES = {
         "(-> acc (update-in [:t :x] + x) (update-in [:t :y] + 2))",
     ),
     "assoc-fields": ("{}", "(assoc acc (:k x) (:v x))"),
+    "update-fields": (
+        "{:t {:n 0} :u 0}",
+        "(-> acc (update-in [:t :n] inc) (update-in [:u] + (:v x)))",
+    ),
 }
+#: The bodies run by one runtime call over the elements (and its helper).
+WHOLE = {"assoc-fields": "rt_t_assoc_fields", "update-fields": "rt_t_update_fields"}
 
 
 def program(name: str) -> str:
@@ -48,9 +54,10 @@ ITEMS = [{"k": str(i), "v": i} for i in range(300)]
 def test_the_budget_runs_out_at_the_fn(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     src = program(name)
     code = ptc_compiler.compile(src).python_source
-    assert ("rt_t_assoc_fields" in code) == (name == "assoc-fields")
-    assert "rt_t_begin" in code or "rt_t_assoc_fields" in code
-    xs = ITEMS if name == "assoc-fields" else list(range(300))
+    for body, helper in WHOLE.items():
+        assert (helper in code) == (name == body)
+    assert "rt_t_begin" in code or name in WHOLE
+    xs = ITEMS if name in WHOLE else list(range(300))
     got = [outcome(src, xs, b) for b in (1, 49, 50, 51, 299)]
     for g in got:
         assert g[:3] == ("step_limit_exceeded", 3, 6), g  # the `(fn`

@@ -18,7 +18,7 @@ import ast
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ptc_compiler import ir
 from ptc_compiler.forms import Span
@@ -799,6 +799,9 @@ class Emitter:
             fields = assoc_fields(arity.body, acc, x)
             if fields is not None:
                 return self.assoc_fields(node, acc, coll, *fields)
+        updates = update_fields(arity.body, acc, x)
+        if updates is not None:
+            return self.update_fields(node, init, coll, acc, updates)
         fresh = True  # the start value is a new literal nothing else references
         if isinstance(init, ir.MapLit) and not init.pairs:
             ops = scan.MAP_ACCUMULATORS
@@ -872,6 +875,98 @@ class Emitter:
         start = assign(acc, ast.Dict([], []))
         fn = node.args[0]
         return Lowered((start, *low.stmts, at(fn.span, stmt)), load(acc))  # type: ignore[arg-type]
+
+    def update_fields(
+        self, node: ir.Call, init: ir.Node, coll: ir.Node, acc: str, updates: list[ir.Call]
+    ) -> Lowered:
+        """`(reduce (fn [acc x] (-> acc (update-in [:a (:k x) :n] + (:v x)) ...)) init
+        coll)` (see `update_fields`) as `FUEL, acc = rt_t_update_fields(acc, coll, fields,
+        names, groups, fresh, FUEL, CREDIT)`: the loop in one call, the same steps
+        (`transient.t_update_fields`). As the loop, a bad collection fails at the
+        `reduce` (`rt_t_items`), the budget at the fn; each update's errors are placed
+        at its `update-in` by the helper (the call is stamped at the fn)."""
+        fields: list[Keyword] = []
+
+        def field(k: Keyword) -> int:
+            if k not in fields:
+                fields.append(k)
+            return fields.index(k)
+
+        x = cast(ir.Fn, node.args[0]).arities[0].params[1]
+        groups: list[tuple[list[ast.expr], list[int], list[ast.expr]]] = []
+        last_prefix: tuple[object, ...] | None = None
+        for update in updates:
+            path = cast(ir.VectorLit, update.args[1]).items
+            keys = [_path_key(k, x) for k in path]
+            prefix = tuple(keys[:-1])
+            leaf = ast.Tuple(
+                [
+                    self.const(cast(ir.Const, path[-1]).value),
+                    load(FAST_CALLS[cast(ir.BuiltinRef, update.args[2]).name][1]),
+                    ast.Constant(len(update.args) - 3),
+                    *self.update_fields_arg(update.args[3:], x, field),
+                    ast.Constant(update.span.line),
+                    ast.Constant(update.span.col),
+                ],
+                LOAD,
+            )
+            if prefix == last_prefix:
+                groups[-1][2].append(leaf)
+                continue
+            last_prefix = prefix
+            template: list[ast.expr] = []
+            fidx: list[int] = []
+            for k in prefix:
+                if type(k) is tuple:  # a field of the element (`_path_key`)
+                    template.append(NONE)
+                    fidx.append(field(k[0]))
+                else:
+                    template.append(self.const(cast(ir.ConstValue, k)))
+            groups.append((template, fidx, [leaf]))
+        low_init = self.expr(init)
+        low = self.expr(coll)
+        items = helper("t_items", low.expr)
+        at(node.span, items)
+        value = helper(
+            "t_update_fields",
+            load(acc),
+            items,
+            ast.Tuple([self.const(k) for k in fields], LOAD),
+            ast.Tuple([ast.Constant(k.name) for k in fields], LOAD),
+            ast.Tuple(
+                [
+                    ast.Tuple(
+                        [
+                            ast.Tuple(t, LOAD),
+                            ast.Tuple([ast.Constant(i) for i in f], LOAD),
+                            ast.Tuple(leaves, LOAD),
+                        ],
+                        LOAD,
+                    )
+                    for t, f, leaves in groups
+                ],
+                LOAD,
+            ),
+            ast.Constant(isinstance(init, ir.MapLit) and not init.pairs),
+            load(FUEL),
+            load(CREDIT),
+        )
+        stmt = ast.Assign([ast.Tuple([store(FUEL), store(acc)], STORE)], value)
+        fn = node.args[0]
+        stmts = (*low_init.stmts, assign(acc, low_init.expr), *low.stmts, at(fn.span, stmt))
+        return Lowered(stmts, load(acc))  # type: ignore[arg-type]
+
+    def update_fields_arg(
+        self, args: Sequence[ir.Node], x: str, field: Callable[[Keyword], int]
+    ) -> list[ast.expr]:
+        """An update's (field index, constant) in `rt_t_update_fields`: (-1, nil) for
+        none, (-1, c) for a constant, (i, nil) for the element's field i."""
+        if not args:
+            return [ast.Constant(-1), NONE]
+        k = _field_read(args[0], x)
+        if k is not None:
+            return [ast.Constant(field(k)), NONE]
+        return [ast.Constant(-1), self.const(cast(ir.Const, args[0]).value)]
 
     def inline(self, name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -> ast.expr | None:
         """A Python operator with exactly the builtin's semantics, or None."""
@@ -1387,6 +1482,45 @@ def assoc_fields(body: ir.Node, acc: str, x: str) -> tuple[Keyword, Keyword | No
         return k, None
     v = _field_read(value, x)
     return None if v is None else (k, v)
+
+
+def update_fields(body: ir.Node, acc: str, x: str) -> list[ir.Call] | None:
+    """The `update-in`s of `body` in the order they run when it is `(-> acc (update-in
+    path f a) ...)` with every path a vector of constant string/keyword keys and field
+    reads `(:k x)` (keywords without `-`: `_field_read`), its last key a constant; every
+    fn a builtin with a fast helper of its arity (`fastops.FAST_CALLS`: pure, never
+    calling back into the program) and its argument, if any, a constant or such a
+    field read; else None. Such a body reads nothing but `x`'s fields and cannot fail
+    but in its updates (`transient.t_update_fields`)."""
+    out: list[ir.Call] = []
+    while type(body) is ir.Call and type(body.fn) is ir.BuiltinRef and body.fn.name == "update-in":
+        if len(body.args) not in (3, 4):
+            return None
+        m, path, f, *extra = body.args
+        if type(path) is not ir.VectorLit or not path.items or type(f) is not ir.BuiltinRef:
+            return None
+        fast = FAST_CALLS.get(f.name)
+        if fast is None or fast[0] != 1 + len(extra):
+            return None
+        if any(_path_key(k, x) is None for k in path.items) or type(path.items[-1]) is not ir.Const:
+            return None
+        if extra and type(extra[0]) is not ir.Const and _field_read(extra[0], x) is None:
+            return None
+        out.append(body)
+        body = m
+    if not out or not (type(body) is ir.Local and body.ident == acc):
+        return None
+    out.reverse()
+    return out
+
+
+def _path_key(node: ir.Node, x: str) -> object:
+    """A key of an `update_fields` path: a constant string or keyword as it is, `(:k x)`
+    as the tuple `(:k,)`, anything else None."""
+    if type(node) is ir.Const:
+        return node.value if type(node.value) in (str, Keyword) else None
+    k = _field_read(node, x)
+    return None if k is None else (k,)
 
 
 def fast_update_fn(fn: ir.Node, extra: int, low: ast.expr) -> ast.expr:
