@@ -55,9 +55,17 @@ def base_globals() -> dict[str, Any]:
         g.update(uservars.HELPERS)
         for spec in BUILTINS.values():
             g[spec.py_name] = spec.fn
-            _BUILTIN_NAMES[spec.fn.__name__] = spec.name
+            # a fn under several names is reported by its last one, unless that is an
+            # alias (`inc'`, `.trim`, `Double/parseDouble`) and an earlier one is not
+            known = _BUILTIN_NAMES.get(spec.fn.__name__)
+            if known is None or _is_alias(known) >= _is_alias(spec.name):
+                _BUILTIN_NAMES[spec.fn.__name__] = spec.name
         _BASE_GLOBALS = g
     return _BASE_GLOBALS
+
+
+def _is_alias(name: str) -> bool:
+    return name.endswith("'") or name.startswith(".") or "/" in name
 
 
 class _GcFreeze:
@@ -150,8 +158,13 @@ def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]
         context.uninstall(token)
 
 
-_TAKES = re.compile(r"^(\w+)\(\) takes (?:from \d+ to )?(\d+) positional arguments? but (\d+)")
-_MISSING = re.compile(r"^(\w+)\(\) missing (\d+) required positional argument")
+# Python names a fn by its qualified name: a fn made in a factory (it captures locals) is
+# `mk2.<locals>.f1_fn`; the last part is the generated name
+_QUALIFIED = r"^(?:\w+\.<locals>\.)*"
+_TAKES = re.compile(
+    _QUALIFIED + r"(\w+)\(\) takes (?:from \d+ to )?(\d+) positional arguments? but (\d+)"
+)
+_MISSING = re.compile(_QUALIFIED + r"(\w+)\(\) missing (\d+) required positional argument")
 _NOT_CALLABLE = re.compile(r"^'(\w+)' object is not callable")
 _PY_KIND = {
     "NoneType": "nil",
