@@ -7,8 +7,11 @@ Every case here failed once; the comment on each says how.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from ptc_runtime import records
 from tests.outcomes import outcome
 
 #: A fn made in a factory (`mkN`, it captures locals) is named by its qualified name in
@@ -49,3 +52,56 @@ def test_a_closure_called_with_the_wrong_arity(src: str, like: str) -> None:
 )
 def test_a_builtins_arity_error_names_it(src: str, name: str) -> None:
     assert f"arity_error 1:1: {name}: wrong number of arguments" in outcome(src)
+
+
+# ------------------------------------------------------------------ record lists
+#: A tool that returns the same list again after changing it (a cache it appends to, a
+#: page buffer): the first return was scanned and registered as a record list, the second
+#: scan found an item that is no map, yet the list stayed registered and the readers that
+#: trust the registry read it directly (an AttributeError, `internal_error`, or a
+#: `type_error`). The generic path (no record lists) reads every item flexibly.
+RESCANNED = [
+    '[(count (filter #(= (:s %) "a") a)) (count (filter #(= (:s %) "a") b))]',
+    "(mapv :s b)",
+    "(mapv :s a)",
+    "(sort-by :s b)",
+    "(update-vals (group-by :g b) count)",
+    "(map (fn [[k vs]] [k (count vs) (reduce + (map :f vs))]) (group-by :g b))",
+    "(reduce (fn [acc x] (assoc acc (:s x) (:g x))) {} b)",
+    '(count (filter #(= (:s %) "a") (:rows c)))',
+]
+
+
+def _rows_tools(change: str, n: int) -> dict[str, Any]:
+    rows: list[Any] = [{"s": "a", "g": i % 3, "f": i} for i in range(n)]
+
+    def first(_: object = None) -> object:
+        return rows
+
+    def again(_: object = None) -> object:
+        if change == "append":
+            rows.append(None)
+        elif change == "replace":
+            rows[n - 3] = [1, 2]
+        else:
+            rows[n // 2] = "s"
+        return rows
+
+    def wrapped(_: object = None) -> object:
+        return {"rows": rows}
+
+    return {"first": first, "again": again, "wrapped": wrapped}
+
+
+@pytest.mark.parametrize("n", [40, 2500])  # 2500: scanned a block at a time
+@pytest.mark.parametrize("change", ["append", "replace", "string"])
+@pytest.mark.parametrize("body", RESCANNED)
+def test_a_tool_returning_its_list_again_after_changing_it(
+    body: str, change: str, n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = f"(let [a (tool/first {{}}) c (tool/wrapped {{}}) b (tool/again {{}})] {body})"
+    got = outcome(src, tools=_rows_tools(change, n))
+    monkeypatch.setattr(records, "MIN_LEN", 10**18)  # no record lists
+    want = outcome(src + " ", tools=_rows_tools(change, n))
+    assert "internal" not in want
+    assert got == want

@@ -27,7 +27,7 @@ from ptc_runtime.collections import EqKey, PMap, PSet, PVec, kind_name, to_key
 from ptc_runtime.context import Records
 from ptc_runtime.errors import PtcError
 from ptc_runtime.printer import pr_str
-from ptc_runtime.records import current_registry, register
+from ptc_runtime.records import current_registry, register, revoke
 from ptc_runtime.temporal import Temporal
 from ptc_runtime.values import Keyword, SymbolRef
 
@@ -204,10 +204,15 @@ def from_host(x: object, records: Records | None = None) -> object:
     if records is None:
         records = current_registry()
     found: list[list[object]] | None = None if records is None else []
+    # lists the scan finds no record list, when some are registered: a host may hand the
+    # same list again after changing it (a tool's cache), see `records.revoke`
+    unproven: list[Sequence[list[object]]] | None = [] if records else None
     try:
-        plain = _is_plain(x, found)
+        plain = _is_plain(x, found, unproven)
     except Exception:  # a host class's metaclass whose __hash__ fails: the walk says why
         plain = False
+    if unproven:
+        revoke(records, unproven)  # type: ignore[arg-type]
     if plain:
         if found:
             register(records, found)  # type: ignore[arg-type]
@@ -218,7 +223,11 @@ def from_host(x: object, records: Records | None = None) -> object:
 _PLAIN_VALUES: Final = frozenset({str, int, float, bool, type(None)})
 
 
-def _is_plain(root: object, records: list[list[object]] | None = None) -> bool:
+def _is_plain(
+    root: object,
+    records: list[list[object]] | None = None,
+    unproven: list[Sequence[list[object]]] | None = None,
+) -> bool:
     """True when `root` is JSON-shaped: usable as a PTC value without any change.
 
     This scans every value of tool results and run data, so it works level by level with
@@ -235,7 +244,9 @@ def _is_plain(root: object, records: list[list[object]] | None = None) -> bool:
 
     `records` (if given) receives the lists of a level whose items are all dicts: when
     the scan returns True, each of those dicts was found to have only `str` keys (at the
-    next level), so these are record lists (`ptc_runtime.records`).
+    next level), so these are record lists (`ptc_runtime.records`). `unproven` (if given)
+    receives the lists of every level whose items are not all dicts, in groups: none of
+    them is proven a record list (some may still be, a level's items are typed together).
     """
     dicts: Sequence[dict[object, object]] = ()
     lists: Sequence[list[object]] = ()
@@ -280,6 +291,10 @@ def _is_plain(root: object, records: list[list[object]] | None = None) -> bool:
             lists = other
         if lists:
             item_kinds = set(map(type, chain.from_iterable(lists)))
+            if unproven is not None and item_kinds != _ONLY_DICT:
+                unproven.append(
+                    [tails[id(x)][1] if id(x) in tails else x for x in lists] if tails else lists
+                )
         kinds = value_kinds | item_kinds | record_kinds
         if kinds - _PLAIN_OR_CONTAINER:
             return False

@@ -14,9 +14,12 @@ the name itself and otherwise fall back to the general path.
 Why the proof stays true for the whole run: host data is only read (programs never
 mutate it: `transient.Owned` writes only into containers its loop created, copying
 anything else first), and a host changing its data while a run reads it would already
-void the scan itself. Lists built from record lists by the runtime (`filter_field`'s
-output: a subset of the same dicts) are registered too. Nothing carries over to another
-run: the next run scans its data again.
+void the scan itself. A host may hand the same list again, changed (a tool returning
+its cache): its new scan then revokes it (`revoke`: every list of a level whose items
+are not all maps is dropped from the registry), before it registers what it proves.
+Lists built from record lists by the runtime (`filter_field`'s output: a subset of the
+same dicts) are registered too. Nothing carries over to another run: the next run scans
+its data again.
 
 The registry is pruned when it has grown (`register`): a list only the registry still
 holds is dropped, so tool results a program let go of are not kept alive by it.
@@ -66,6 +69,15 @@ def register(registry: Records, lists: Iterable[list[Any]]) -> None:
             if _refs(registry, key) == _ONLY_REGISTRY:
                 registry.pop(key, None)
         registry.bound = max(Records.FIRST_BOUND, 2 * len(registry))
+
+
+def revoke(registry: Records, groups: Iterable[Iterable[list[Any]]]) -> None:
+    """Drop from `registry` the lists of `groups` it holds: a later scan of them (the
+    host handed one again, changed since) no longer proves them record lists."""
+    for lists in groups:
+        # ids of live lists: the registry's entry under one is that very list
+        for key in registry.keys() & set(map(id, lists)):
+            registry.pop(key, None)
 
 
 def is_records(items: object) -> bool:
