@@ -9,7 +9,11 @@ fast update fns, `(take n (sort ...))`, the in-place linear reduce with its memo
 plain-map shortcut, reads of loop-invariant locals moved before the loop, chains of
 reads as one path read), replaces `(get-in m [...])`'s literal-path helpers by `get_in`,
 plucks by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
-stored keys, and drops the map-entry keys of `sort-by`. Every observable must agree: the
+stored keys, keyword reads of names with `-` (`rt_kdash`) by flexible reads, registers no
+record lists, and drops the map-entry keys of `sort-by`. Besides the rules' own shapes the
+programs read constant keys of locals, elements and chains (`reads`) and group-by's `vals`
+and first items under user vars redefined between two runs of a form (`group_vals`); host
+items are half the time all string-keyed maps (record lists). Every observable must agree: the
 value, the error (code, message, line:column), the output and the step count (except
 for a failing `pmap`: the other workers stop wherever they are), and the host data must
 be left as it was.
@@ -34,7 +38,7 @@ from ptc_compiler.lower.ctx import call, load
 from ptc_runtime import executor, records
 from ptc_runtime.builtins import keyed, ordering, sequences
 from ptc_runtime.collections import seq_items, to_key
-from ptc_runtime.lookup import get_in
+from ptc_runtime.lookup import get_flexible, get_in
 
 KEYS = [":a", '"a"', ":b", '"b"', ":a-b", '"a-b"', '"a_b"', ":a_b", "1", "1.0", "true", "nil"]
 KEYS += ["[1]", ":s", '"s"']
@@ -226,19 +230,117 @@ class Gen:
             ]
         )
 
+    def holder(self) -> str:
+        """A value read by constant keys: maps holding several spellings of one name
+        (built by the program), persistent maps, host data, and values that are no map."""
+        return self.pick(
+            [
+                '{:a-b 1 "a_b" 2 :a {"b" {:c 3}} "a" {:b [4]}}',
+                '{"a-b" nil :a_b 2 "a" {:b {:c nil}}}',
+                '{"a_b" 5 :a {:b {:c {:d 6}}}}',
+                '(assoc {:a_b 7} "a-b" 8 :a {:b {:c 9}})',
+                "(into (hash-map) [[:a-b 1] [:a {:b 2}]])",
+                "data/m",
+                "(first data/xs)",
+                "(last data/xs)",
+                "nil",
+                "[{:b 1} {:b 2}]",
+                "#{:a :a-b}",
+                '"ab"',
+                "{true 1 1 2 :a {1.0 3 false 4}}",
+            ]
+        )
+
+    def const_read(self, m: str) -> str:
+        k = self.pick([":a-b", ":a_b", '"a-b"', ":a", '"a"', ":zz-top", "1", "true"])
+        d = self.pick(["0", "nil", ":none", '"d"'])
+        return self.pick(
+            [
+                f"({k if k.startswith(':') else ':a-b'} {m})",
+                f"({k if k.startswith(':') else ':a-b'} {m} {d})",
+                f"(get {m} {k})",
+                f"(get {m} {k} {d})",
+                f"(-> {m} :a :b)",
+                f"(-> {m} :a :b :c)",
+                f"(:c (:b (:a {m})))",
+                f'(get (get {m} "a") :b)',
+                f'(get-in {m} [:a "b" :c])',
+                f"(get-in {m} [:a :b :c :d] {d})",
+                f"(get-in {m} [:a 0] {d})",
+                f'(get-in {m} [{k} "b"] {d})',
+            ]
+        )
+
+    def reads(self) -> str:
+        """Reads by constant keys of a local the loop does not bind (hoisted before the
+        loop or into a closure's factory), of the loop's element, and in chains."""
+        m = self.holder()
+        r1, r2 = self.const_read("m"), self.const_read("x")
+        coll = self.pick(["data/xs", "data/xs", "[1 2 3]", "[]", "(range 4)", self.coll()])
+        loop = self.pick(
+            [
+                f"(mapv (fn [x] [{r1} {r2}]) {coll})",
+                f"(for [x {coll if coll != '5' else '(identity 5)'} :let [y {r1}]] [y {r2}])",
+                f"(reduce (fn [acc x] (conj acc {r1})) [] {coll})",
+                f"(reduce (fn [acc x] (assoc acc {r1} {r2})) {{}} {coll})",
+                f"(count (filter (fn [x] (= {r1} {r2})) {coll}))",
+                f"(let [f (fn [x] {r1})] (map f {coll}))",
+                f"(pmap (fn [x] {r1}) (take 3 {coll}))",
+                f"(do (println {r1}) (mapv #(vector % {r1}) {coll}))",
+            ]
+        )
+        return f"(let [m {m}] {loop})"
+
+    def group_vals(self) -> str:
+        """Group-by whose groups are read through `vals`, a first item's field, `->`."""
+        kf = self.pick([":g", '"g"', "(fn [x] (:g x))", ":a-b", "kf", "count"])
+        f = self.pick([":f", ":a", ":a-b", ":s", '"s"'])
+        use = self.pick(
+            [
+                "(count vs)",
+                f"(reduce + (map {f} vs))",
+                f"(mapv {f} vs)",
+                f"({f if f.startswith(':') else ':s'} (first vs))",
+                f"(get (first vs) {f})",
+                f"(-> vs first {f if f.startswith(':') else ':a'})",
+                f"(sum-by {f if f.startswith(':') else ':a'} vs)",
+                f"(mapv #({f if f.startswith(':') else ':a'} %) vs)",
+                f"(mapv (fn [o] (get o {f})) vs)",
+            ]
+        )
+        body = f"[{use} {self.pick(['(count vs)', '(:a (first vs))', '1'])}]"
+        coll = self.pick(["data/xs", "data/xs", '(conj data/xs {:g 1 "g" 2 :f 3})', self.coll()])
+        g = f"(group-by {kf} {coll})"
+        form = self.pick(
+            [
+                f"(map (fn [vs] {body}) (vals {g}))",
+                f"(mapv (fn [vs] {body}) (vals {g}))",
+                f"(for [vs (vals {g}) :when (pos? (count vs))] {body})",
+                f"(for [vs (vals {g}) :let [n (count vs)]] [n {body}])",
+                f"(map (fn [[k vs]] [k {body}]) {g})",
+                f"(update-vals {g} count)",
+            ]
+        )
+        defn = "(defn kf [x] (:g x))" if self.rnd.random() < 0.5 else "(def kf :s)"
+        redef = self.pick(["", "(defn kf [x] (:f x))", "(def kf :a-b)"])
+        return f"{defn}\n(def r {form})\n{redef}\n[r {form}]"
+
     def program(self) -> str:
         kinds = [self.filter_, self.group, self.get_in, self.str_, self.frequencies]
         kinds += [self.arith, self.sort, self.reduce, self.reduce, self.misc]
+        kinds += [self.reads, self.reads, self.group_vals, self.group_vals]
         return self.rnd.choice(kinds)()
 
 
 def host_items(rnd: random.Random, n: int) -> list[Any]:
+    """`n` host items: string-keyed maps (half the time all of them, a record list)."""
+    odd = rnd.choice([0.0, 0.03])
     out: list[Any] = []
     for i in range(n):
         d: dict[str, Any] = {}
         for k in rnd.sample(["s", "g", "f", "a", "a_b", "a-b"], rnd.randint(0, 4)):
             d[k] = rnd.choice([None, True, 1, 2.5, "a", "b", [1], {"s": "a"}, i % 7])
-        out.append(d if rnd.random() < 0.97 else rnd.choice([None, 3, "s", [1, 2]]))
+        out.append(d if rnd.random() >= odd else rnd.choice([None, 3, "s", [1, 2]]))
     return out
 
 
@@ -260,6 +362,10 @@ def _get_path_keys(m: object, *keys_and_names: object) -> object:
 
 def _get_path_keys_or(m: object, *keys_names_default: object) -> object:
     return get_in(m, list(keys_names_default[0:-1:2]), keys_names_default[-1])
+
+
+def _kdash(m: object, k: object, name: str, alt_kw: object, alt: str, *default: object) -> object:
+    return get_flexible(m, k, *default)
 
 
 def _frequencies(coll: object) -> dict[object, object]:
@@ -295,6 +401,7 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             m.setitem(executor.base_globals(), f"rt_get_path{n}", _get_path_keys)
             if n > 1:  # with a default (`lookup.get_path_or2` ..)
                 m.setitem(executor.base_globals(), f"rt_get_path_or{n}", _get_path_keys_or)
+        m.setitem(executor.base_globals(), "rt_kdash", _kdash)  # keyword reads of a-b
         m.setitem(executor.base_globals(), "b_frequencies", _frequencies)
         m.setattr(sequences, "pluck", _pluck)
         m.setattr(keyed, "pluck", _pluck)
@@ -307,7 +414,7 @@ def check(rnd: random.Random, tag: str, monkeypatch: pytest.MonkeyPatch) -> None
     """One random program from `rnd` agrees with itself with the fast paths off (`tag`
     makes its source unique, so each variant is compiled afresh)."""
     src = Gen(rnd).program() + f"\n; {tag}"
-    xs = host_items(rnd, rnd.choice([0, 3, 600]))
+    xs = host_items(rnd, rnd.choice([0, 3, 20, 600]))
     data = {"xs": xs, "m": {"t": {"a": {}}, "a": 1}}
     before = json.dumps(data, sort_keys=True)
     budget = rnd.choice(
