@@ -689,10 +689,8 @@ def t_update_fields(
     if module.get("FUEL") is not fuel:
         module = {"FUEL": fuel}
     run.records = is_records(items)
-    # one group of one or two updates, each `+`/`-`/`inc`/`dec`: the loops written out
-    inline = (
-        len(groups) == 1 and len(groups[0][2]) <= 2 and all(u[1] in _DELTA for u in groups[0][2])
-    )
+    # one group whose updates are all `+`/`-`/`inc`/`dec`
+    inline = len(groups) == 1 and all(u[1] in _DELTA for u in groups[0][2])
     n = len(items)
     i = 0
     while i < n:
@@ -816,7 +814,10 @@ class _FieldsRun:
 
     def deltas(self, u: FieldUpdate) -> tuple[Sequence[Any] | None, Any]:
         """What an inline update adds over the current part (see `_DELTA`): a column,
-        or None and the one number every element adds."""
+        or None and the one number every element adds (for another fn, a value of no
+        number type: never added inline)."""
+        if u[1] not in _DELTA:
+            return None, _MISSING
         sign = _DELTA[u[1]]
         if not u[2]:  # inc/dec
             return None, sign
@@ -829,7 +830,7 @@ class _FieldsRun:
         return [-a if type(a) is int or type(a) is float else a for a in col], None
 
     def inline(self, group: FieldGroup) -> None:
-        """The part's elements for one group of one or two `+`/`-`/`inc`/`dec` updates.
+        """The part's elements for one group of `+`/`-`/`inc`/`dec` updates.
 
         Stretches of elements whose walks are all memoized, each adding numbers of one
         type (int or float) to leaves that all hold that type, run as bare additions:
@@ -849,7 +850,7 @@ class _FieldsRun:
         except TypeError:  # a collection as a key: never memoized
             hits = None
         if hits is None:
-            self.one_by_one(group, keys, cols, 0, n)
+            self.one_by_one(0, group, keys, cols, 0, n)
             return
         if None in hits:  # walks first taken in this part: memoized ahead where they can be
             near: dict[tuple[Any, ...], tuple[Any, bool]] = {}
@@ -878,7 +879,7 @@ class _FieldsRun:
                 pos = end
             else:
                 stop = min(n, max(end, pos + _ONE_BY_ONE))
-                self.one_by_one(group, keys, cols, pos, stop)
+                self.one_by_one(0, group, keys, cols, pos, stop)
                 pos = stop
 
     def bare(
@@ -902,14 +903,19 @@ class _FieldsRun:
             for u, kind in enumerate(kinds, 1):
                 if _uniform(list(map(getitem, maps, map(itemgetter(u), entries)))) is not kind:
                     return False
-        d1 = cols[0][0]
-        it1 = repeat(cols[0][1]) if d1 is None else islice(d1, pos, end)
+        its = [repeat(d) if col is None else islice(col, pos, end) for col, d in cols]
+        if len(cols) > 2:
+            for hit, *adds in zip(islice(hits, pos, end), *its, strict=False):
+                cur = hit[0]
+                for f, a in zip(hit[1:], adds, strict=True):
+                    cur[f] += a
+            return True
+        it1 = its[0]
         if len(cols) == 1:
             for (cur, f), a in zip(islice(hits, pos, end), it1, strict=False):
                 cur[f] += a
         else:
-            d2 = cols[1][0]
-            it2 = repeat(cols[1][1]) if d2 is None else islice(d2, pos, end)
+            it2 = its[1]
             for (cur, f, g), a, b in zip(islice(hits, pos, end), it1, it2, strict=False):
                 cur[f] += a
                 cur[g] += b
@@ -917,16 +923,18 @@ class _FieldsRun:
 
     def one_by_one(
         self,
+        g: int,
         group: FieldGroup,
         keys: Sequence[Any],
         cols: list[tuple[Sequence[Any] | None, Any]],
         start: int,
         stop: int,
     ) -> None:
-        """Elements `start` to `stop` of the part one at a time: memoized walks with the
-        inline additions where the types allow, else as the loop runs them."""
+        """Elements `start` to `stop` of the part one at a time for group `g`: memoized
+        walks with the inline additions where the types allow, else as the loop runs
+        them."""
         ups = group[2]
-        get = self.memos[0].get
+        get = self.memos[g].get
         for j in range(start, stop):
             self.done = j
             key = keys[j]
@@ -935,7 +943,7 @@ class _FieldsRun:
             except TypeError:  # a collection as a key: never memoized
                 hit = None
             if hit is None:
-                self.miss(0, group, key, j)
+                self.miss(g, group, key, j)
                 continue
             cur = hit[0]
             for u, (col, d), found in zip(ups, cols, hit[1:], strict=True):
@@ -947,22 +955,31 @@ class _FieldsRun:
                     self.apply(cur, found, u, j)
 
     def general(self, groups: tuple[FieldGroup, ...]) -> None:
-        """The part's elements for any groups and update fns."""
-        plan = [(self.memos[g], self.keys(group[1]), group) for g, group in enumerate(groups)]
+        """The part's elements for any groups and update fns, each element's groups in
+        order (two groups may reach one leaf)."""
+        plan = [
+            (g, group, self.memos[g].get, self.keys(group[1]), [self.deltas(u) for u in group[2]])
+            for g, group in enumerate(groups)
+        ]
         for j in range(self.size):
             self.done = j
-            for g, (memo, keys, group) in enumerate(plan):
+            for g, group, get, keys, cols in plan:  # `one_by_one` of one element
                 key = keys[j]
                 try:
-                    hit = memo.get(key)
-                except TypeError:
+                    hit = get(key)
+                except TypeError:  # a collection as a key: never memoized
                     hit = None
                 if hit is None:
                     self.miss(g, group, key, j)
                     continue
                 cur = hit[0]
-                for u, found in zip(group[2], hit[1:], strict=True):
-                    self.apply(cur, found, u, j)
+                for u, (col, d), found in zip(group[2], cols, hit[1:], strict=True):
+                    a = d if col is None else col[j]
+                    old = cur[found]
+                    if (to := type(old)) is type(a) and (to is int or to is float):
+                        cur[found] = old + a
+                    else:
+                        self.apply(cur, found, u, j)
 
     def apply(self, cur: dict[Any, Any], found: object, u: FieldUpdate, j: int) -> None:
         """Update `u` of element `j` on a memoized leaf: the last step of
