@@ -38,6 +38,15 @@ def test_a_closure_called_with_the_wrong_arity(src: str, like: str) -> None:
     assert got.split(": ", 1)[1] == want.split(": ", 1)[1]
 
 
+#: The same for a map called as a fn (its fn is made in `as_fn`): Clojure's ArityException.
+@pytest.mark.parametrize(
+    ("src", "count"),
+    [("({:a 1} :a 2 3)", " (3)"), ("({:a 1})", ""), ("(mapv {:a 1} [:a] [:b] [:c])", " (3)")],
+)
+def test_a_map_called_with_the_wrong_arity(src: str, count: str) -> None:
+    assert outcome(src).endswith(f"arity_mismatch 1:1: wrong number of arguments{count}")
+
+
 #: A builtin under several names named its arity errors by the last one declared, so
 #: `(inc 1 2)` said `inc': wrong number of arguments`; aliases now lose to the name.
 @pytest.mark.parametrize(
