@@ -114,3 +114,42 @@ def test_a_tool_returning_its_list_again_after_changing_it(
     want = outcome(src + " ", tools=_rows_tools(change, n))
     assert "internal" not in want
     assert got == want
+
+
+# ------------------------------------------------------------------ parallel workers
+#: A Python-level failure in a pmap worker (an arity error of a fn or builtin) was
+#: `runtime_error: pmap: item 0 failed: pmap: item 0 failed`; it is now the error the
+#: executor makes of it outside a worker, with the item's prefix as typed errors get it.
+@pytest.mark.parametrize(
+    ("src", "code", "message"),
+    [
+        (
+            "(pmap (fn [a] (first 1 2)) [1])",
+            "arity_error",
+            "pmap: item 0 failed: first: wrong number of arguments (2), expected 1",
+        ),
+        (
+            "(defn f [a] 0) (pmap f [1] [2])",
+            "arity_mismatch",
+            "pmap: item 0 failed: f: wrong number of arguments (2)",
+        ),
+        (
+            "(let [c 1] (pmap (fn [a] c) [1] [2]))",
+            "arity_mismatch",
+            "pmap: item 0 failed: fn: wrong number of arguments (2)",
+        ),
+        (
+            "(pcalls (fn [] 1) (fn [x] 2))",
+            "arity_mismatch",
+            "pcalls: item 1 failed: fn: wrong number of arguments",
+        ),
+        (
+            "(pmap (fn [x] (pmap (fn [y] (first 1 2)) [1 2])) [1])",
+            "arity_error",
+            "pmap: item 0 failed: pmap: item 0 failed: first: wrong number of arguments (2), "
+            "expected 1",
+        ),
+    ],
+)
+def test_a_python_failure_in_a_parallel_worker(src: str, code: str, message: str) -> None:
+    assert outcome(src, steps=False, position=False).endswith(f"{code}: {message}")

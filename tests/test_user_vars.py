@@ -249,10 +249,11 @@ def run_compiled(src: str, known: frozenset[str]) -> str:
         ("(+ 1\n   my-x?)", "0 unbound_var 2:4: undefined variable: my-x?"),
         ("(defn g [n] (* n 2))\n(g (my-f 1))", "0 unbound_var 2:4: undefined variable: my-f"),
         ("(defn g [n] (my-f n)) (map g [1 2])", "1 unbound_var 1:13: undefined variable: my-f"),
-        # in a worker, as any Python error there (a KeyError before), unnamed
+        # in a worker, as any Python error there (a KeyError before): raised as it is, with
+        # the item's prefix
         (
             "(pmap (fn [n] (+ n my-x?)) [1 2])",
-            "1 runtime_error 1:1: pmap: item 0 failed: pmap: item 0 failed",
+            "1 unbound_var 1:20: pmap: item 0 failed: undefined variable: my-x?",
         ),
     ],
 )

@@ -178,7 +178,18 @@ _PY_KIND = {
 
 
 def translate(exc: Exception, fn_names: Mapping[str, str]) -> PtcError:
-    """A typed program error for a Python exception, or an internal error (our bug)."""
+    """A typed program error for a Python exception, or an internal error (our bug).
+
+    An exception a parallel worker raised carries the prefix of its item
+    (`ptc_prefix`, see `builtins.parallel.run_parallel`), as the worker's typed errors do."""
+    err = _translate(exc, fn_names)
+    prefix = getattr(exc, "ptc_prefix", None)
+    if type(prefix) is str:
+        err.message = prefix + err.message
+    return err
+
+
+def _translate(exc: Exception, fn_names: Mapping[str, str]) -> PtcError:
     in_program = _innermost_is_generated(exc.__traceback__)
     text = str(exc)
     if isinstance(exc, TypeError):

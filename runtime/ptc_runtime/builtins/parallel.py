@@ -105,6 +105,9 @@ def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
     children = [_child(parent, deadline, stop) for _ in range(n)]
     results: list[object] = [None] * n
     errors: list[PtcError | None] = [None] * n
+    # a Python-level failure of a worker's generated code (an arity `TypeError`, ...), kept
+    # to be raised as it is: the executor translates it as it would outside a worker
+    raw: list[Exception | None] = [None] * n
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
     for i in range(n):
         todo.put(i)
@@ -136,8 +139,10 @@ def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
             except MemoryError:
                 errors[i] = PtcError("memory_exceeded", "memory limit exceeded")
                 stop.cancel()
-            except Exception:
+            except Exception as exc:
                 errors[i] = PtcError("runtime_error", f"{who}: item {i} failed")
+                raw[i] = exc
+                stop.stopped_by_us = True
                 stop.cancel()
             finally:
                 context.uninstall(token)
@@ -183,6 +188,12 @@ def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
                 f"{who} exceeded its parallel deadline of {timeout_ms} ms",
                 kind="timeout",
             )
+        host = raw[i]
+        if host is not None:
+            # after an inner pmap's prefix, as the messages of typed errors nest
+            inner = getattr(host, "ptc_prefix", "")
+            host.ptc_prefix = f"{who}: item {i} failed: {inner}"  # type: ignore[attr-defined]
+            raise host
         err.message = f"{who}: item {i} failed: {err.message}"
         raise err
     if any(t.is_alive() for t in threads) or time.monotonic() > deadline:
