@@ -700,8 +700,9 @@ def test_fused_walk_arguments_are_tuples(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_memoized_walks_start_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
     from ptc_runtime import transient
+    from ptc_runtime.transient import update_in
 
-    monkeypatch.setattr(transient, "_MAX_PATHS", 2)
+    monkeypatch.setattr(update_in, "_MAX_PATHS", 2)
     body = "(-> t (update-in [:a (:p e) :n] + (:v e)) (update-in [:a (:p e) :m] inc))"
     events = " ".join(f'{{:p "{p}" :v {i}}}' for i, p in enumerate("xyzxyzzyx"))
     init = '{:a {"x" {:n 0 :m 0} "y" {:n 0 :m 0} "z" {:n 0 :m 0}}}'

@@ -20,7 +20,7 @@ import pytest
 
 import ptc_compiler
 from ptc_compiler import pr_str, run
-from ptc_runtime import transient
+from ptc_runtime.transient import update_fields
 
 PREFIX_KEYS = [":a", '"a"', ":d-e", "(:p e)", "(:q e)", "(get e :p)"]
 LEAVES = [":n", '"n"', ":m", ":d-e", '"d_e"']
@@ -127,7 +127,7 @@ def _outcome(src: str, data: dict[str, Any], budget: int) -> tuple[Any, ...]:
 def test_whole_loop_updates_agree_with_the_plain_reduce(seed: int) -> None:
     rnd = random.Random(seed)
     whole = records = 0
-    seen = transient.is_records
+    seen = update_fields.is_records
 
     def spy(items: object) -> bool:
         nonlocal records
@@ -135,7 +135,7 @@ def test_whole_loop_updates_agree_with_the_plain_reduce(seed: int) -> None:
         records += got
         return got
 
-    transient.is_records = spy
+    update_fields.is_records = spy
     try:
         for i in range(40):
             inline, plain, data = _program(rnd)
@@ -150,7 +150,7 @@ def test_whole_loop_updates_agree_with_the_plain_reduce(seed: int) -> None:
                 want = _outcome(plain, data, budget)
                 assert got == want, (i, inline, data, budget)
     finally:
-        transient.is_records = seen
+        update_fields.is_records = seen
     assert whole == 40
     assert records > 10  # many programs read their fields from record lists
 
