@@ -153,3 +153,25 @@ def test_a_tool_returning_its_list_again_after_changing_it(
 )
 def test_a_python_failure_in_a_parallel_worker(src: str, code: str, message: str) -> None:
     assert outcome(src, steps=False, position=False).endswith(f"{code}: {message}")
+
+
+# ------------------------------------------------------------------ host data
+def _cyclic(kind: str) -> object:
+    if kind == "dict":
+        d: dict[str, Any] = {"a": 1}
+        d["self"] = d
+        return d
+    rows: list[Any] = [{"s": "a", "g": i} for i in range(20)]
+    rows.append({"rows": rows} if kind == "nested" else rows)
+    return rows
+
+
+#: Host data that holds itself made the conversion (`convert._walk`) loop for ever, growing
+#: its stack, before the run (and its timeout) began: the host hung (run data; a tool's
+#: result is checked to be JSON first).
+@pytest.mark.parametrize("kind", ["dict", "list", "nested"])
+def test_host_data_holding_itself(kind: str) -> None:
+    got = outcome("(count data/xs)", data={"xs": _cyclic(kind)}, position=False)
+    assert got.endswith("tool_error: data: host data holds itself (a cycle)")
+    got = outcome("(count (tool/t {}))", tools={"t": lambda _: _cyclic(kind)}, steps=False)
+    assert "tool_error" in got  # a tool's result was refused already (not JSON)

@@ -50,17 +50,20 @@ def _walk(root: object, open_: Opener, close: Closer) -> object:
 
     A frame is [kind, original, child iterator, converted children, changed, map key].
     `changed` records whether any converted child (or output key) differs from the
-    original, so `close` can hand back the original untouched.
+    original, so `close` can hand back the original untouched. A container met again
+    inside itself (host data holding itself) is an error: the walk would never end.
     """
     kind, payload = open_(root)
     if kind < 0:
         return payload
     stack: list[list[Any]] = [[kind, root, iter(payload), [], False, None]]
+    open_ids = {id(root)}  # the containers on the stack (each alive: the stack holds it)
     while True:
         frame = stack[-1]
         item: Any = next(frame[2], _END)
         if item is _END:
             stack.pop()
+            open_ids.discard(id(frame[1]))
             value = close(frame[0], frame[1], frame[3], frame[4])
             if not stack:
                 return value
@@ -77,6 +80,9 @@ def _walk(root: object, open_: Opener, close: Closer) -> object:
         if ckind < 0:
             _attach(frame, cpayload, child)
         else:
+            if id(child) in open_ids:
+                raise PtcError("tool_error", "host data holds itself (a cycle)")
+            open_ids.add(id(child))
             stack.append([ckind, child, iter(cpayload), [], False, None])
 
 
