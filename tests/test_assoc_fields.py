@@ -13,7 +13,7 @@ import pytest
 
 import ptc_compiler
 from ptc_compiler import pr_str, run
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_reduce
 from ptc_runtime.collections import PMap
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
@@ -91,7 +91,7 @@ def test_fused_assoc_loops_agree_with_the_loop(seed: int, monkeypatch: pytest.Mo
         assert "rt_t_assoc_fields" in ptc_compiler.compile(src).python_source, src
         got = _outcome(src, data, steps)
         with monkeypatch.context() as m:
-            m.setattr(emit, "assoc_fields", lambda body, acc, x: None)
+            m.setattr(rules_reduce, "assoc_fields", lambda body, acc, x: None)
             plain_src = src + " "
             code = ptc_compiler.compile(plain_src).python_source
             assert "rt_t_assoc_fields" not in code and "rt_t_assoc1" in code

@@ -12,7 +12,7 @@ import pytest
 
 import ptc_compiler
 from ptc_compiler import run
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_sequences
 from ptc_runtime import context, fieldfilter
 from ptc_runtime.collections import PMap
 from ptc_runtime.values import keyword
@@ -74,7 +74,7 @@ def test_fused_filters_agree_with_the_loop(seed: int, monkeypatch: pytest.Monkey
         assert "rt_filter_field" in ptc_compiler.compile(src).python_source, src
         got = _outcome(src, data, steps)
         with monkeypatch.context() as m:
-            m.setattr(emit, "field_test", lambda name, node: None)
+            m.setattr(rules_sequences, "field_test", lambda name, node: None)
             plain_src = src + " "
             assert "rt_filter_field" not in ptc_compiler.compile(plain_src).python_source
             want = _outcome(plain_src, data, steps)

@@ -1,5 +1,5 @@
 """`(frequencies (mapcat f colls...))` counts each part as `f` returns it
-(`aggregation.frequencies_mapcat`, lowered by `Emitter.frequencies_of_mapcat`): the same
+(`aggregation.frequencies_mapcat`, lowered by `rules_sequences.frequencies_of_mapcat`): the same
 values, errors (line:column), output and steps as the two builtins one after the other."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from ptc_compiler import api
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_sequences
 from ptc_runtime.builtins.aggregation import frequencies, frequencies_mapcat
 from ptc_runtime.builtins.higher_order import mapcat
 from ptc_runtime.collections import PVec, from_key
@@ -23,12 +23,12 @@ from tests.outcomes import outcome
 
 @contextlib.contextmanager
 def unfused() -> Iterator[None]:
-    saved = emit.Emitter.frequencies_of_mapcat
-    emit.Emitter.frequencies_of_mapcat = lambda self, coll: None  # type: ignore[method-assign]
+    saved = rules_sequences.frequencies_of_mapcat
+    rules_sequences.frequencies_of_mapcat = lambda e, coll: None
     try:
         yield
     finally:
-        emit.Emitter.frequencies_of_mapcat = saved  # type: ignore[method-assign]
+        rules_sequences.frequencies_of_mapcat = saved
 
 
 def _both(src: str) -> tuple[str, str, str]:

@@ -19,7 +19,7 @@ import pytest
 
 import ptc_compiler
 from ptc_compiler import pr_str, run
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_paths
 from ptc_compiler.lower.ctx import helper
 from ptc_runtime import executor
 from ptc_runtime.builtins.collections_ import get as builtin_get
@@ -173,14 +173,14 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The reference: every literal path is `get_in(m, [k ...])`, level by level."""
     with monkeypatch.context() as mp:
         mp.setattr(
-            emit.Emitter,
+            rules_paths,
             "literal_path",
-            lambda self, m, keys, exprs, base, span: helper("get_path", m, *exprs),
+            lambda e, m, keys, exprs, base, span: helper("get_path", m, *exprs),
         )
-        mp.setattr(emit, "read_chain", lambda node: None)
-        mp.setattr(emit.Emitter, "hoist", lambda self, *args: None)
+        mp.setattr(rules_paths, "read_chain", lambda node: None)
+        mp.setattr(rules_paths, "hoist", lambda e, *args: None)
         mp.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
-        for n in range(2, emit.PATH_UNROLLED + 1):
+        for n in range(2, rules_paths.PATH_UNROLLED + 1):
             mp.setitem(executor.base_globals(), f"rt_get_path_or{n}", _get_in_or)
         yield
 
@@ -363,6 +363,6 @@ def test_random_chains_agree_with_reads_one_by_one(
         budget = rnd.choice([10**6, rnd.randint(1, 6)])
         got = outcome(src, data={"tree": TREE}, max_steps=budget)
         with monkeypatch.context() as mp:
-            mp.setattr(emit, "read_chain", lambda node: None)
+            mp.setattr(rules_paths, "read_chain", lambda node: None)
             want = outcome(src + " ", data={"tree": TREE}, max_steps=budget)
         assert got == want, src

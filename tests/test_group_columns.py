@@ -1,7 +1,7 @@
 """`(map (fn [[k vs]] ... (map :f vs) ...) (group-by kf xs))` whose fn reads its group only
 through that one pluck and `count` builds no groups: `rt_group_columns` hands each group's
 column out in its place, and `(reduce + (map :f vs))` is `rt_sum_column` (the lowering rule
-`emit.group_columns`, the helpers in `builtins.grouped`). Where the rule applies, where it
+`rules_grouping.group_columns`, the helpers in `builtins.grouped`). Where the rule applies, where it
 must not, and a randomized differential against the generic path: values, errors with
 line:column, output and steps."""
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_grouping
 from ptc_runtime import context
 from ptc_runtime.builtins import grouped, keyed, sequences
 from ptc_runtime.builtins.aggregation import group_by
@@ -139,7 +139,7 @@ def test_a_step_fails_where_it_would(budget: int, monkeypatch: pytest.MonkeyPatc
     data = {"xs": [{"g": 1, "v": 1}, {"g": 2, "v": 2}, {"g": 1, "v": 3}]}
     assert "rt_group_vals" in _source(src)
     got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
-    monkeypatch.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)
+    monkeypatch.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
     assert got == outcome(src + " ", data=data, max_steps=budget, timeout_ms=None)
 
 
@@ -380,9 +380,9 @@ def _differential(
         applied += any(f"rt_group_{h}" in code for h in ("columns", "counts", "vals"))
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         with monkeypatch.context() as m:  # group-by, plucks and reduce as they are
-            m.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)
-            m.setattr(emit, "group_counts", lambda coll, f: None)
-            m.setattr(emit, "group_by_field", lambda coll, param, body: coll)
+            m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
+            m.setattr(rules_grouping, "group_counts", lambda coll, f: None)
+            m.setattr(rules_grouping, "group_by_field", lambda coll, param, body: coll)
             m.setattr(sequences, "pluck", keyed.pluck)
             plain_src = src + " "
             code = _source(plain_src)

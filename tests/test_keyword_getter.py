@@ -1,7 +1,7 @@
 """A loop element (or a parameter of a fn that does not `recur`) read by `KGETTER_READS` or
 more constant keywords (names without `-`) in its own Python function gets a getter chosen
 once per element
-(`Emitter.keyword_getter`): `t = rt_dget if rt_type(x) is rt_dict else rt_kother`, each
+(`rules_paths.keyword_getter`): `t = rt_dget if rt_type(x) is rt_dict else rt_kother`, each
 read `t(x, k, t(x, 'name', default))`. The same values, output, errors (line:column) and
 steps as `rt_kfield` per read."""
 
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from ptc_compiler import api
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_paths
 from ptc_runtime import executor, rt
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
@@ -25,12 +25,12 @@ SELECT = "rt_dget if rt_type("
 @contextlib.contextmanager
 def field_reads() -> Iterator[None]:
     """The reference: every constant keyword read as `rt_kfield`."""
-    saved = emit.KGETTER_READS
-    emit.KGETTER_READS = 10**9
+    saved = rules_paths.KGETTER_READS
+    rules_paths.KGETTER_READS = 10**9
     try:
         yield
     finally:
-        emit.KGETTER_READS = saved
+        rules_paths.KGETTER_READS = saved
 
 
 def _outcome(src: str, data: dict[str, object], max_steps: int) -> str:

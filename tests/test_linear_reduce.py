@@ -77,9 +77,9 @@ def _data() -> dict[str, object]:
 def _no_update_fields(monkeypatch: pytest.MonkeyPatch) -> None:
     """Switch off the whole-loop `rt_t_update_fields` (tests/test_update_fields.py), whose
     shapes the fused walk's tests use: they test the loop's helpers."""
-    from ptc_compiler.lower import emit
+    from ptc_compiler.lower import rules_reduce
 
-    monkeypatch.setattr(emit, "update_fields", lambda body, acc, x: None)
+    monkeypatch.setattr(rules_reduce, "update_fields", lambda body, acc, x: None)
 
 
 def _outcome(src: str, data: dict[str, object]) -> str:

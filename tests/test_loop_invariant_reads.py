@@ -1,4 +1,4 @@
-"""Reads out of loop-invariant locals are made once, before the loop (`Emitter.hoist`).
+"""Reads out of loop-invariant locals are made once, before the loop (`rules_paths.hoist`).
 
 In the body of a `for` loop (also the loops `map`/`mapv`/`filter`/... with a literal fn
 become), `(:k m)`, `(get m k)` and the constant keys a literal `(get-in m [k ...])` path
@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from ptc_compiler import api
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_paths
 from tests.outcomes import outcome
 
 
@@ -26,7 +26,7 @@ from tests.outcomes import outcome
 def in_loop(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The reference: every read made where the program makes it."""
     with monkeypatch.context() as mp:
-        mp.setattr(emit.Emitter, "hoist", lambda self, *args: None)
+        mp.setattr(rules_paths, "hoist", lambda e, *args: None)
         yield
 
 

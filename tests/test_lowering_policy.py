@@ -41,7 +41,7 @@ PROGRAMS = [
     '(def once 1) (defonce twice 2) (or (and once nil) twice #"a+" *1)',
     "(reduce (fn [acc x] (assoc acc x (inc (get acc x 0)))) {} [:a :b :a])",
     "(map (fn [x] (fn [] x)) (range 3))",
-    # numeric code: `:=` on compiler temporaries (Emitter.same_type_arith)
+    # numeric code: `:=` on compiler temporaries (rules_operators.same_type_arith)
     "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 10)",
 ]
 

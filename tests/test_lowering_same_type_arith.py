@@ -1,4 +1,4 @@
-"""Two-argument `+`/`-` in numeric code (`Emitter.same_type_arith`) and the numeric guard of fns.
+"""Two-argument `+`/`-` in numeric code (`rules_operators.same_type_arith`) and the numeric guard of fns.
 
 Where some local is known to be a number (a fn's numeric version, a numeric `let` or
 `loop` binding), `(+ a b)` / `(- a b)` with operands not proven numeric get the operator
@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from ptc_compiler import api
-from ptc_compiler.lower import emit, lower
+from ptc_compiler.lower import lower, rules_operators
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted, finalize
 from ptc_compiler.lower.ctx import call, load
 from tests.outcomes import outcome
@@ -29,12 +29,12 @@ FIB = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))"
 @contextlib.contextmanager
 def plain_helper_calls() -> Iterator[None]:
     """The lowering before the rule: every such `+`/`-` a plain `rt_add2`/`rt_sub2` call."""
-    saved = emit.Emitter.same_type_arith
-    emit.Emitter.same_type_arith = lambda self, op, fast, exprs: call(load(fast), exprs)  # type: ignore[method-assign]
+    saved = rules_operators.same_type_arith
+    rules_operators.same_type_arith = lambda e, op, fast, exprs: call(load(fast), exprs)
     try:
         yield
     finally:
-        emit.Emitter.same_type_arith = saved  # type: ignore[method-assign]
+        rules_operators.same_type_arith = saved
 
 
 def _both(src: str) -> tuple[str, str, str]:

@@ -1,4 +1,4 @@
-"""Where an in-place reduce (`Emitter.linear_reduce`) fails: where the plain reduce does.
+"""Where an in-place reduce (`rules_reduce.linear_reduce`) fails: where the plain reduce does.
 
 The plain `(reduce (fn [acc x] ...) init coll)` calls the fn per element, whose entry step
 runs the budget out at the fn; a collection that is not one fails at the `reduce`. The
@@ -14,7 +14,7 @@ import pytest
 
 import ptc_compiler
 from ptc_compiler import run
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_reduce
 
 BODIES = {
     "assoc": ("{}", "(assoc acc x 1)"),
@@ -62,7 +62,7 @@ def test_the_budget_runs_out_at_the_fn(name: str, monkeypatch: pytest.MonkeyPatc
     for g in got:
         assert g[:3] == ("step_limit_exceeded", 3, 6), g  # the `(fn`
     with monkeypatch.context() as m:
-        m.setattr(emit.Emitter, "linear_reduce", lambda self, node: None)
+        m.setattr(rules_reduce, "linear_reduce", lambda e, node: None)
         plain_src = src + " "
         assert "rt_t_begin" not in ptc_compiler.compile(plain_src).python_source
         want = [outcome(plain_src, xs, b) for b in (1, 49, 50, 51, 299)]
@@ -77,7 +77,7 @@ def test_a_collection_fails_at_the_reduce(
     src = program(name)
     got = outcome(src, xs, 10**6)
     with monkeypatch.context() as m:
-        m.setattr(emit.Emitter, "linear_reduce", lambda self, node: None)
+        m.setattr(rules_reduce, "linear_reduce", lambda e, node: None)
         want = outcome(src + " ", xs, 10**6)
     assert got == want
     if got[0] == "type_error" and "reduce" in got[3]:

@@ -1,5 +1,5 @@
 """`(str ...)` with string literals among its parts lowers to `rt_str_format(fmt, parts...)`
-(`rt_str_format1` ... `rt_str_format4` for one to four parts; `emit.str_format`,
+(`rt_str_format1` ... `rt_str_format4` for one to four parts; `rules_operators.str_format`,
 `strings_core.str_format`): the same text, errors (line:column) and steps as `str` of all
 the parts."""
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from ptc_compiler import api, pr_str
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import rules_operators
 from ptc_runtime.builtins import strings_core
 from ptc_runtime.errors import PtcError
 from ptc_runtime.printer import format_float
@@ -24,12 +24,12 @@ from ptc_runtime.values import keyword
 
 @contextlib.contextmanager
 def plain_str() -> Iterator[None]:
-    saved = emit.str_format
-    emit.str_format = lambda args, exprs: None
+    saved = rules_operators.str_format
+    rules_operators.str_format = lambda args, exprs: None
     try:
         yield
     finally:
-        emit.str_format = saved
+        rules_operators.str_format = saved
 
 
 def _outcome(src: str) -> str:

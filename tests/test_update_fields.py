@@ -1,5 +1,5 @@
 """`(reduce (fn [t e] (-> t (update-in [:k (:f e) ...] + (:v e)) ...)) init coll)` runs in
-one runtime call (`transient.t_update_fields`, lowered by `Emitter.update_fields`).
+one runtime call (`transient.t_update_fields`, lowered by `rules_reduce.lower_update_fields`).
 
 Random programs of that shape run as compiled and with the fn bound by `let` first (the
 plain `reduce` builtin over persistent operations): the value, the error (code,

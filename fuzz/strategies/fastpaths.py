@@ -33,7 +33,14 @@ import pytest
 
 import ptc_compiler
 from ptc_compiler import pr_str, run
-from ptc_compiler.lower import emit
+from ptc_compiler.lower import (
+    emit,
+    rules_grouping,
+    rules_operators,
+    rules_paths,
+    rules_reduce,
+    rules_sequences,
+)
 from ptc_compiler.lower.ctx import call, load
 from ptc_runtime import executor, records
 from ptc_runtime.builtins import keyed, ordering, sequences
@@ -380,24 +387,25 @@ def _pluck(items: Any, k: object) -> list[object]:
 def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Within it, every fast path of this file's docstring is off."""
 
-    def plain(self: emit.Emitter, op: Any, fast: str, exprs: list[Any]) -> Any:
+    def plain(e: emit.Emitter, op: Any, fast: str, exprs: list[Any]) -> Any:
         return call(load(fast), exprs)
 
     with monkeypatch.context() as m:
-        m.setattr(emit, "field_test", lambda name, node: None)
-        m.setattr(emit, "group_by_field", lambda coll, param, body: coll)
-        m.setattr(emit, "group_uses", lambda coll, param, bindings, body: None)  # groups built
-        m.setattr(emit, "group_counts", lambda coll, f: None)
-        m.setattr(emit, "str_format", lambda args, exprs: None)
-        m.setattr(emit, "fast_update_fn", lambda fn, extra, low: low)
-        m.setattr(emit.Emitter, "frequencies_of_mapcat", lambda self, coll: None)
-        m.setattr(emit.Emitter, "same_type_arith", plain)
-        m.setattr(emit.Emitter, "take_sorted", lambda self, n, coll: None)
-        m.setattr(emit.Emitter, "linear_reduce", lambda self, node: None)
+        m.setattr(rules_sequences, "field_test", lambda name, node: None)
+        m.setattr(rules_grouping, "group_by_field", lambda coll, param, body: coll)
+        # groups built
+        m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
+        m.setattr(rules_grouping, "group_counts", lambda coll, f: None)
+        m.setattr(rules_operators, "str_format", lambda args, exprs: None)
+        m.setattr(rules_reduce, "fast_update_fn", lambda fn, extra, low: low)
+        m.setattr(rules_sequences, "frequencies_of_mapcat", lambda e, coll: None)
+        m.setattr(rules_operators, "same_type_arith", plain)
+        m.setattr(rules_sequences, "take_sorted", lambda e, n, coll: None)
+        m.setattr(rules_reduce, "linear_reduce", lambda e, node: None)
         m.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
-        m.setattr(emit.Emitter, "hoist", lambda self, *args: None)
-        m.setattr(emit, "read_chain", lambda node: None)
-        for n in range(1, emit.PATH_UNROLLED + 1):  # keys with their names: drop the names
+        m.setattr(rules_paths, "hoist", lambda e, *args: None)
+        m.setattr(rules_paths, "read_chain", lambda node: None)
+        for n in range(1, rules_paths.PATH_UNROLLED + 1):  # keys with their names: drop the names
             m.setitem(executor.base_globals(), f"rt_get_path{n}", _get_path_keys)
             if n > 1:  # with a default (`lookup.get_path_or2` ..)
                 m.setitem(executor.base_globals(), f"rt_get_path_or{n}", _get_path_keys_or)

@@ -78,7 +78,7 @@ SPECIAL_NAMES = frozenset({FUEL, CREDIT, NS, NSC})
 #: The only `global` declaration generated code makes (see `ctx.fuel_globals`).
 FUEL_GLOBALS = [FUEL]
 #: The only targets of `:=` in generated code: compiler temporaries (never a name the
-#: program chose, a helper, a table or the fuel; see `emit.Emitter.same_type_arith`).
+#: program chose, a helper, a table or the fuel; see `rules_operators.same_type_arith`).
 TEMPORARY = re.compile(r"t\d+\Z")
 #: The tables generated code may subscript (always with a constant string key):
 #: a program the user namespace, a component module its own table and its dependencies.

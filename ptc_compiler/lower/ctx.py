@@ -44,7 +44,7 @@ class LoopTarget:
 @dataclass(slots=True)
 class KGetter:
     """A loop element whose constant keyword reads may go through a getter chosen per
-    element (`Emitter.keyword_getter`): the reads made through it, each as (the call, its
+    element (`rules_paths.keyword_getter`): the reads made through it, each as (the call, its
     map, keyword and name, default), so that the getter's temporary can be named once it
     is made, and too few reads can be put back as `rt_kfield` calls."""
 
