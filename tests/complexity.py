@@ -44,6 +44,15 @@ def growth_ratio(make_job: Callable[[int], Callable[[], Any]], n: int, repeats: 
 
 
 def assert_linear(make_job: Callable[[int], Callable[[], Any]], n: int, repeats: int = 3) -> None:
-    """Fail when the job's cost grows clearly faster than its input size."""
+    """Fail when the job's cost grows clearly faster than its input size.
+
+    A ratio over the bound is measured again (up to twice) and the smallest kept: another
+    process sharing the cores can slow one size's runs even in thread CPU time (caches,
+    a loaded CI host), while quadratic work gives about 16 every time.
+    """
     ratio = growth_ratio(make_job, n, repeats)
+    for _ in range(2):
+        if ratio < LINEAR_BOUND:
+            break
+        ratio = min(ratio, growth_ratio(make_job, n, repeats))
     assert ratio < LINEAR_BOUND, f"work grew {ratio:.1f}x for {GROWTH}x the input"
