@@ -21,7 +21,7 @@ from ptc_runtime.fastops import sub2 as _sub2
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible
 from ptc_runtime.records import is_records
 from ptc_runtime.transient.owned import MISSING, NO_MAP, Owned, adopt, release, t_begin
-from ptc_runtime.transient.update_in import in_place_update_in, stored_key
+from ptc_runtime.transient.update_in import in_place_update_in, stored_key, walk_owned
 from ptc_runtime.values import Keyword
 
 #: `dict.get` as a two-argument function of any item (the items are dicts where used).
@@ -487,32 +487,8 @@ class _FieldsRun:
                     if cur is None:
                         return None, memo
                     path = path[-1:]
-            for k in path:
-                tk = type(k)
-                nxt: Any = cur.get(k, MISSING) if tk is str or tk is Keyword else MISSING
-                if nxt is not MISSING:
-                    found: object = k
-                elif tk is Keyword and (nxt := cur.get(k.name, MISSING)) is not MISSING:
-                    found = k.name
-                else:
-                    memo = False
-                    found = find_key(cur, k)
-                    if found is NOT_FOUND:
-                        cur = None
-                        break
-                    nxt = cur[found]
-                tn = type(nxt)
-                if tn is dict:
-                    if id(nxt) not in owned:
-                        nxt = adopt(owned, nxt)
-                        cur[found] = nxt
-                elif tn is PMap:
-                    nxt = adopt(owned, nxt)
-                    cur[found] = nxt
-                else:
-                    cur = None
-                    break
-                cur = nxt
+            cur, walked = walk_owned(owned, cur, path)
+            memo = memo and walked
         return cur, memo
 
     def prewalk(

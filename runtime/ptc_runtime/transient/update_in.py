@@ -5,7 +5,7 @@ See `transient.owned` for the ownership rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import FunctionType
 from typing import Any, Final
 
@@ -164,35 +164,7 @@ def t_update_in2(
             if t is dict or t is PMap:
                 if t is not dict or id(m) not in owned:
                     m = adopt(owned, m)
-                cur = m
-                memo = True  # only string and keyword keys (equal tuples are the same keys)
-                for k in prefix:
-                    tk = type(k)
-                    # the same lookup as a level of `in_place_update_in`
-                    nxt: Any = cur.get(k, MISSING) if tk is str or tk is Keyword else MISSING
-                    if nxt is not MISSING:
-                        found: object = k
-                    elif tk is Keyword and (nxt := cur.get(k.name, MISSING)) is not MISSING:
-                        found = k.name
-                    else:
-                        memo = False
-                        found = find_key(cur, k)
-                        if found is NOT_FOUND:
-                            cur = None
-                            break
-                        nxt = cur[found]
-                    tn = type(nxt)
-                    if tn is dict:
-                        if id(nxt) not in owned:
-                            nxt = adopt(owned, nxt)
-                            cur[found] = nxt
-                    elif tn is PMap:
-                        nxt = adopt(owned, nxt)
-                        cur[found] = nxt
-                    else:
-                        cur = None
-                        break
-                    cur = nxt
+                cur, memo = walk_owned(owned, m, prefix)
                 if memo and cur is not None:
                     if paths is None:
                         paths = owned.paths = {}
@@ -274,6 +246,40 @@ def t_update_in2(
         if not second and line1 is not None:
             _at_first(err, line1, col1)
         raise
+
+
+def walk_owned(owned: Owned, cur: Any, path: Iterable[Any]) -> tuple[Any, bool]:
+    """From the owned map `cur`, the map at the end of `path`, each level adopted on the
+    way and read by the same lookup as a level of `in_place_update_in`; None when a level
+    is missing or not a map. Also whether `Owned.paths` may memoize the walk: every key a
+    string or keyword found as it is or by its name (equal tuples of such keys are the
+    same keys)."""
+    memo = True
+    for k in path:
+        tk = type(k)
+        nxt: Any = cur.get(k, MISSING) if tk is str or tk is Keyword else MISSING
+        if nxt is not MISSING:
+            found: object = k
+        elif tk is Keyword and (nxt := cur.get(k.name, MISSING)) is not MISSING:
+            found = k.name
+        else:
+            memo = False
+            found = find_key(cur, k)
+            if found is NOT_FOUND:
+                return None, memo
+            nxt = cur[found]
+        tn = type(nxt)
+        if tn is dict:
+            if id(nxt) not in owned:
+                nxt = adopt(owned, nxt)
+                cur[found] = nxt
+        elif tn is PMap:
+            nxt = adopt(owned, nxt)
+            cur[found] = nxt
+        else:
+            return None, memo
+        cur = nxt
+    return cur, memo
 
 
 def _at_first(err: PtcError, line: int, col: int | None) -> None:
