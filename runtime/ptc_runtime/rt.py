@@ -132,7 +132,7 @@ def kfield_dash(
 def kfield_other(m: object, key: object, default: object = None) -> object:
     """The getter of an element that is not a plain dict in a loop whose element is read
     by constant keywords (`t = rt_dget if rt_type(x) is rt_dict else rt_kother`, then each
-    read `t(x, k, t(x, 'name', default))`; see `emit.Emitter.keyword_getter`).
+    read `t(x, k, t(x, 'name', default))`; see `rules_paths.keyword_getter` in the compiler).
 
     For a dict that is `kfield`'s two probes. For anything else the inner call, given the
     name string, hands its default on untouched, and the outer one, given the keyword,
@@ -333,14 +333,14 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_contract": contract_from_text,
     "rt_signed": signed,
     # Numeric fast paths of compiled code test `rt_type(x) is rt_int` (bool excluded) and
-    # `rt_type(x) is rt_float` (see `emit.number_test` and `Emitter.same_type_arith`).
+    # `rt_type(x) is rt_float` (see `emit.number_test` and `rules_operators.same_type_arith`).
     "rt_type": type,
     "rt_int": int,
     "rt_float": float,
     # A collecting loop (`for`, `map`/`mapv` with a literal fn) adds each element with
     # `rt_append(acc, x)` (see `emit.collect_item`): the C method descriptor, no frame.
     "rt_append": list.append,
-    # Keyword reads of a loop element (`emit.Emitter.keyword_getter`): the
+    # Keyword reads of a loop element (`rules_paths.keyword_getter` in the compiler): the
     # getter is chosen once per element, `rt_dget` (C, no frame) or `rt_kother`.
     "rt_dget": dict.get,
     "rt_dict": dict,
