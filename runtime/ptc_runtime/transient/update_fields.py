@@ -21,7 +21,7 @@ from ptc_runtime.fastops import sub2 as _sub2
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible
 from ptc_runtime.records import is_records
 from ptc_runtime.transient.owned import MISSING, NO_MAP, Owned, adopt, release, t_begin
-from ptc_runtime.transient.update_in import in_place_update_in, stored_key, walk_owned
+from ptc_runtime.transient.update_in import in_place_update_in, leaf_key, walk_owned
 from ptc_runtime.values import Keyword
 
 #: `dict.get` as a two-argument function of any item (the items are dicts where used).
@@ -423,20 +423,7 @@ class _FieldsRun:
             entry: list[Any] = [cur]
             for u in ups:
                 k, fn, nargs, af, arg, line, col = u
-                tk = type(k)
-                if tk is Keyword:
-                    old = cur.get(k, MISSING)
-                    if old is MISSING:
-                        found = k.name
-                        old = cur.get(found, MISSING)
-                        if old is MISSING:
-                            found, old = stored_key(cur, k)
-                    else:
-                        found = k
-                elif tk is str and (old := cur.get(k, MISSING)) is not MISSING:
-                    found = k
-                else:
-                    found, old = stored_key(cur, k)
+                found, old = leaf_key(cur, k)
                 if cur is owned.plain and found not in cur:
                     owned.plain = NO_MAP  # a new key of any kind: see `Owned`
                 args = () if not nargs else (self.col(af)[j] if af >= 0 else arg,)

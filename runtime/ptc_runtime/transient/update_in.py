@@ -368,6 +368,25 @@ def t_update_in2k(
     return t_update_in2(owned, m, prefix, (k1,), f1, args1, (k2,), f2, args2, line1, col1)
 
 
+def leaf_key(m: dict[Any, Any], k: object) -> tuple[object, object]:
+    """The key of `m` the last step of `in_place_update_in` writes for `k` and its value
+    now: the exact key, a keyword's name, else `stored_key` (`t_update_in2` has this
+    written out for its two leaves, where it runs per call)."""
+    tk = type(k)
+    if tk is Keyword:
+        old = m.get(k, MISSING)
+        if old is not MISSING:
+            return k, old
+        old = m.get(k.name, MISSING)  # type: ignore[attr-defined]
+        if old is not MISSING:
+            return k.name, old  # type: ignore[attr-defined]
+    elif tk is str:
+        old = m.get(k, MISSING)
+        if old is not MISSING:
+            return k, old
+    return stored_key(m, k)
+
+
 def stored_key(m: dict[Any, Any], k: object) -> tuple[object, object]:
     """The stored key of `m` a flexible read of `k` finds and its value; a new key's
     stored form and nil when there is none (the caller stores it; `m` is below the
