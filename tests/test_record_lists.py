@@ -14,6 +14,7 @@ ran.
 from __future__ import annotations
 
 import contextlib
+import copy
 import gc
 import json
 import random
@@ -30,7 +31,7 @@ from ptc_runtime.context import Records, RunContext
 from ptc_runtime.convert import from_host
 from ptc_runtime.errors import PtcError
 from ptc_runtime.values import Keyword, keyword
-from tests.outcomes import outcome
+from tests.outcomes import describe, outcome
 
 N = records.MIN_LEN
 
@@ -300,6 +301,40 @@ def test_nothing_carries_over_to_the_next_run() -> None:
     xs[0][SKU] = "KW"  # type: ignore[index]
     again = api.run("(first (map :sku xs))", state_owner=owner)
     assert again.ok and again.value == "KW"
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        '(->> data/xs (filter #(= (:sku %) "s3")) (map :price) (reduce +))',
+        "(->> data/xs (sort-by :price >) (take 2) (map :sku))",
+        "(reduce (fn [m p] (assoc m (:sku p) (:price p))) {} data/xs)",
+        "(->> data/xs (group-by :sku) (map (fn [[k ps]] (reduce + (map :price ps)))) count)",
+    ],
+)
+def test_a_host_changing_its_data_during_the_run_gets_a_typed_outcome(program: str) -> None:
+    # Data is read, not copied (docs/security.md): a tool that changes a list the run
+    # already scanned breaks the host's side of the contract. The run must still end in a
+    # value or a typed failure without a Python message, and the next run, which scans
+    # the changed list again, must read it correctly.
+    from ptc_compiler import api
+
+    xs: list[Any] = rows(64)
+
+    def spoil(args: Any) -> Any:
+        xs[3] = 7
+        xs[5] = {1: "one", "sku": "s5"}
+        xs.append(None)
+        return 0
+
+    res = api.run(f"(do (tool/spoil {{}}) {program})", data={"xs": xs}, tools={"spoil": spoil})
+    if not res.ok:
+        assert res.error is not None and res.error.kind == "exception"
+        assert "Traceback" not in res.error.message and "object has no" not in res.error.message
+    del xs[3], xs[-1]
+    again = api.run(program, data={"xs": xs})
+    fresh = api.run(program, data={"xs": copy.deepcopy(xs)})
+    assert describe(again) == describe(fresh)
 
 
 def test_outside_a_run_nothing_is_registered() -> None:
