@@ -233,6 +233,27 @@ def test_sum_column_folds_left_to_right() -> None:
     assert grouped.sum_column(col) == ((1e16 + 1.0) + 1.0) - 1e16 == 0.0
 
 
+@pytest.mark.parametrize(
+    "col",
+    [
+        [-0.0],  # summed from the first item: a start of 0 would give 0.0
+        [-0.0, -0.0],
+        [0, -0.0],
+        [-0.0, 0],
+        [2**62, 2**62, 0.5],  # past a machine int, then a float
+        [2**53 + 1, 1.0],  # the int rounded once, as `+` rounds it
+        [1.5, 2**63 + 1],
+        [10**400, 1.0],  # too large for a float: `reduce`'s own error
+        [1, True],  # a boolean: `reduce`'s error, not `sum`'s 2
+        [True],
+        [1.0, None],
+        [[1], [2]],  # `sum` would concatenate
+    ],
+)
+def test_sum_column_edges(col: list[object]) -> None:
+    assert _summed(col) == _fold(col)
+
+
 def test_outside_a_run() -> None:
     with pytest.raises(PtcError):
         context.current()
