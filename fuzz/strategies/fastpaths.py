@@ -10,7 +10,7 @@ plain-map shortcut, reads of loop-invariant locals moved before the loop, chains
 reads as one path read), replaces `(get-in m [...])`'s literal-path helpers by `get_in`,
 plucks by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
 stored keys, keyword reads of names with `-` (`rt_kdash`) by flexible reads, registers no
-record lists, and drops the map-entry keys of `sort-by`. Besides the rules' own shapes the
+record lists, drops the map-entry keys of `sort-by` and sorts all keys for a sort's head. Besides the rules' own shapes the
 programs read constant keys of locals, elements and chains (`reads`) and group-by's `vals`
 and first items under user vars redefined between two runs of a form (`group_vals`); host
 items are half the time all string-keyed maps (record lists). Every observable must agree: the
@@ -175,8 +175,27 @@ class Gen:
         return fn + f"\n(g {self.pick(['3', '2.5', '1e308', 'nil', '100000000000000000000000'])})"
 
     def sort(self) -> str:
-        s = f"(sort-by {self.pick(['key', 'val'])} {self.pick(['', '>', 'compare'])} {self.map_lit()})"
-        return f"(take {self.pick(['1', '2', '5'])} {s})" if self.rnd.random() < 0.5 else s
+        if self.rnd.random() < 0.5:
+            s = f"(sort-by {self.pick(['key', 'val'])} {self.pick(['', '>', 'compare'])} {self.map_lit()})"
+            return f"(take {self.pick(['1', '2', '5'])} {s})" if self.rnd.random() < 0.5 else s
+        # a few of many: the head selection (`keyed._head_order`), over keys with equal
+        # values of two types (2 and 2.0, 0 and -0.0), mixed kinds, nil and NaN
+        coll = self.pick(
+            [
+                "data/xs",
+                "(map (fn [i] {:p (rem (* i 7) 5) :s (str (rem i 3)) :f (* i 0.5)}) (range 60))",
+                '(map (fn [i] {:p (if (even? i) 2 2.0) :s "a" :f (- (rem i 4))}) (range 30))',
+                "(map (fn [i] {:p (if (odd? i) -0.0 0) :f (if (= i 9) ##NaN i)}) (range 25))",
+                "(map (fn [i] {:p (- 20 i) :s (if (= i 7) nil (str i))}) (range 21))",
+            ]
+        )
+        cmp = self.pick(["", " >", " <", " :desc", " :asc"])
+        if self.rnd.random() < 0.3:
+            inner = f"(sort{cmp} (map {self.pick([':p', ':f', ':s'])} {coll}))"
+        else:
+            kf = self.pick([":p", ":f", ":s", ":g", "(fn [x] (:p x))", "#(:f %)"])
+            inner = f"(sort-by {kf}{cmp} {coll})"
+        return f"(take {self.pick(['1', '2', '3', '7'])} {inner})"
 
     def key(self) -> str:
         return self.pick([*KEYS, "(:k e)", "(:j e)", "(:k e)"])
@@ -383,6 +402,10 @@ def _pluck(items: Any, k: object) -> list[object]:
     return [keyed._get(x, k) for x in items]
 
 
+def _sorted_head(keys: list[Any], limit: int, descending: bool) -> list[int]:
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)[:limit]
+
+
 @contextlib.contextmanager
 def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Within it, every fast path of this file's docstring is off."""
@@ -414,6 +437,7 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         m.setattr(sequences, "pluck", _pluck)
         m.setattr(keyed, "pluck", _pluck)
         m.setattr(ordering, "_ENTRY_PARTS", {})
+        m.setattr(keyed, "_head_order", _sorted_head)
         m.setattr(records, "MIN_LEN", 10**18)  # no record lists: every read is flexible
         yield
 

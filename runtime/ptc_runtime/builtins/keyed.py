@@ -37,6 +37,7 @@ Getter = Callable[[Any], Any]
 #: Types whose values `to_key` wraps (so they cannot be dict keys as they are).
 WRAPPED: Final = frozenset({bool, list, dict, PVec, PMap, PSet})
 _NUMBERS: Final = frozenset({int, float})
+_NONE: Final = type(None)
 # Code points where Python's order differs from Java's UTF-16 order: astral characters
 # sort above U+E000..U+FFFF in Python, below them in UTF-16.
 _HIGH_BMP: Final = re.compile("[\ue000-\uffff]")
@@ -174,11 +175,26 @@ def _utf16(s: str) -> bytes:
 _DIRECT: Final = object()  # the keys compare in natural order as they are
 
 
-def _fast_key(keys: list[object], who: str) -> object:
-    """`_DIRECT`, a list of substitute sort keys, or None when `compare` is needed."""
-    types = set(map(type, keys))
+def _has_nan(keys: list[Any]) -> bool:
+    """Whether one of `keys` (exact ints and floats) is NaN, the one value != itself.
+
+    Their C-level sum is NaN when one is (and when infinities of both signs meet): only
+    then is each key tested (the test alone costs as much as several sums).
+    """
+    try:
+        total = sum(keys)
+    except OverflowError:  # an int too large for a float among floats: test each key
+        return any(map(ne, keys, keys))
+    return total != total and any(map(ne, keys, keys))
+
+
+def _fast_key(keys: list[object], who: str, types: set[type] | None = None) -> object:
+    """`_DIRECT`, a list of substitute sort keys, or None when `compare` is needed
+    (`types`: the set of the keys' types, when the caller has it; it is consumed)."""
+    if types is None:
+        types = set(map(type, keys))
     if types <= _NUMBERS:
-        if float in types and any(map(ne, keys, keys)):  # NaN is the one value != itself
+        if float in types and _has_nan(keys):
             raise _nan_error(who)
         return _DIRECT
     if len(types) != 1:
@@ -230,17 +246,49 @@ def natural_sorted(
     When the keys compare as they are, sort the items directly: by themselves (`keys is
     items`) or by a C-level `getter` that recomputes the same keys. With a `limit` (for
     `(take n (sort ...))`) only the first `limit` elements of the result are certain to
-    be right: a few of many are then picked by a heap (`heapq.nsmallest`/`nlargest`,
-    which give exactly `sorted(...)[:limit]`, equal keys in their original order).
+    be right: a few of many are then found without sorting the rest (`_head_order`,
+    exactly `sorted(...)[:limit]`, equal keys in their original order).
     """
-    if (getter is not None or keys is items) and None not in keys:
-        if _fast_key(keys, who) is _DIRECT:
+    types = set(map(type, keys))  # also tells whether a key is nil, faster than `in`
+    if _NONE not in types and _fast_key(keys, who, types) is _DIRECT:
+        if limit is not None and limit * 4 < len(keys):
+            return [items[i] for i in _head_order(keys, limit, descending)]
+        if getter is not None or keys is items:
             comparable: Sequence[Any] = items
-            if limit is not None and limit * 4 < len(comparable):
-                pick = heapq.nlargest if descending else heapq.nsmallest
-                return pick(limit, comparable, key=getter)
             return sorted(comparable, key=getter, reverse=descending)
+        direct: list[Any] = keys  # compare as they are (`_DIRECT`)
+        order = sorted(range(len(keys)), key=direct.__getitem__, reverse=descending)
+        return [items[i] for i in order]
     return [items[i] for i in natural_order(keys, descending, who)]
+
+
+#: Keys sampled at least (`_head_order`): the sample's `limit`-th key leaves about
+#: `n * limit / _SAMPLE` candidates of `n` keys to sort.
+_SAMPLE: Final = 2048
+
+
+def _head_order(keys: list[Any], limit: int, descending: bool) -> list[int]:
+    """The indexes of the first `limit` of `keys` (which compare as they are: `_DIRECT`)
+    in stable natural order, reversed when `descending`: `sorted(...)[:limit]`.
+
+    The `limit`-th key of an evenly spaced sample is no further from the head than the
+    `limit`-th of all keys (the sample's first `limit` are keys too), so the keys up to it
+    (ties included) hold the whole head: only they are sorted, stably, in input order.
+    Finding them is one comparison per key in the interpreter's specialized loop, which
+    is cheaper than a heap selection over all keys (`heapq.nlargest` with a key function,
+    which calls it per item) or a C-level `map` of `operator.le` (a call per key).
+    """
+    n = len(keys)
+    sample = keys[:: max(1, n // (_SAMPLE + 16 * limit))]  # at least `limit` keys
+    if descending:
+        bound = heapq.nlargest(limit, sample)[-1]
+        head = [i for i in range(n) if keys[i] >= bound]
+    else:
+        bound = heapq.nsmallest(limit, sample)[-1]
+        head = [i for i in range(n) if keys[i] <= bound]
+    head.sort(key=keys.__getitem__, reverse=descending)
+    del head[limit:]
+    return head
 
 
 def comparator_order(keys: list[object], cmp_fn: Callable[..., object], who: str) -> list[int]:
