@@ -7,7 +7,8 @@ off the lowering rules (the field filter, group-by told the plucked field, `str`
 literals as a format, `(frequencies (mapcat ...))`, same-type `+`/`-` in numeric code,
 fast update fns, `(take n (sort ...))`, the in-place linear reduce with its memo and
 plain-map shortcut, reads of loop-invariant locals moved before the loop, chains of
-reads as one path read), replaces `(get-in m [...])`'s literal-path helpers by `get_in`,
+reads as one path read, `map` of a path read with element fields as one call),
+replaces `(get-in m [...])`'s literal-path helpers by `get_in`,
 plucks by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
 stored keys, keyword reads of names with `-` (`rt_kdash`) by flexible reads, registers no
 record lists, drops the map-entry keys of `sort-by` and sorts all keys for a sort's head. Besides the rules' own shapes the
@@ -37,6 +38,7 @@ from ptc_compiler.lower import (
     emit,
     rules_grouping,
     rules_operators,
+    rules_pathmap,
     rules_paths,
     rules_reduce,
     rules_sequences,
@@ -317,6 +319,36 @@ class Gen:
         )
         return f"(let [m {m}] {loop})"
 
+    def path_maps(self) -> str:
+        """`(map #(get-in m [k (:f %) ...]) coll)` and its variants (`rt_map_path`): paths
+        of constant keys and element fields over maps holding keys equal in Python but
+        not here (1, 1.0, true), both spellings, vectors; elements of every kind."""
+        field = self.pick(["(:s x)", "(:g x)", "(get x :f)", '(get x "a")', "(:a-b x)"])
+        keys = [field] + [
+            self.pick([field, "(:g x)", *KEYS[:12], "0", ":t"])
+            for _ in range(self.rnd.randint(0, 3))
+        ]
+        self.rnd.shuffle(keys)
+        read = self.pick([f"(get-in m [{' '.join(keys)}])", f"(get m {field})"])
+        m = self.pick(
+            [
+                "data/m",
+                self.holder(),
+                '{"a" {1 :i true :t 1.0 :f} :a [[1 2] {:t 3}] 1 "one" true "yes" nil 0 "b" 2}',
+                '{"a" "A" "b" "B" 1 {"a" 5} :s {:t {"a" 6}}}',
+            ]
+        )
+        coll = self.pick(["data/xs", "data/xs", "data/xs", self.coll()])
+        loop = self.pick(
+            [
+                f"(map (fn [x] {read}) {coll})",
+                f"(mapv (fn [x] {read}) {coll})",
+                f"(for [x {coll if coll != '5' else '(identity 5)'}] {read})",
+                f"(reduce + 0 (map (fn [x] (count (str {read}))) {coll}))",
+            ]
+        )
+        return f"(let [m {m}] {loop})"
+
     def group_vals(self) -> str:
         """Group-by whose groups are read through `vals`, a first item's field, `->`."""
         kf = self.pick([":g", '"g"', "(fn [x] (:g x))", ":a-b", "kf", "count"])
@@ -355,6 +387,7 @@ class Gen:
         kinds = [self.filter_, self.group, self.get_in, self.str_, self.frequencies]
         kinds += [self.arith, self.sort, self.reduce, self.reduce, self.misc]
         kinds += [self.reads, self.reads, self.group_vals, self.group_vals]
+        kinds += [self.path_maps, self.path_maps]
         return self.rnd.choice(kinds)()
 
 
@@ -428,6 +461,7 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         m.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
         m.setattr(rules_paths, "hoist", lambda e, *args: None)
         m.setattr(rules_paths, "read_chain", lambda node: None)
+        m.setattr(rules_pathmap, "map_path", lambda e, node: None)
         for n in range(1, rules_paths.PATH_UNROLLED + 1):  # keys with their names: drop the names
             m.setitem(executor.base_globals(), f"rt_get_path{n}", _get_path_keys)
             if n > 1:  # with a default (`lookup.get_path_or2` ..)
@@ -459,5 +493,6 @@ def check(rnd: random.Random, tag: str, monkeypatch: pytest.MonkeyPatch) -> None
         plain_src = src + " "
         code = ptc_compiler.compile(plain_src).python_source
         assert "rt_filter_field" not in code and "t_begin" not in code
+        assert "rt_map_path" not in code
         want = _outcome(plain_src, copy.deepcopy(data), budget, steps)
     assert got == want, src

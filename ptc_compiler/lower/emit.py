@@ -33,6 +33,7 @@ from ptc_compiler import ir
 from ptc_compiler.lower import (
     rules_grouping,
     rules_operators,
+    rules_pathmap,
     rules_paths,
     rules_reduce,
     rules_sequences,
@@ -543,6 +544,9 @@ class Emitter:
         return stmts
 
     def for_(self, node: ir.For, sink: Sink) -> list[ast.stmt]:
+        read = rules_pathmap.map_path(self, node)
+        if read is not None:
+            return [*read.stmts, *sink(read.expr)]
         node = rules_grouping.for_group_columns(node)
         acc = self.cx.fresh()
         saved = self.cx.recur

@@ -38,6 +38,7 @@ from ptc_runtime.lookup import (
     get_path_or4,
     get_path_or5,
 )
+from ptc_runtime.pathmap import HELPERS as PATH_MAP_HELPERS
 from ptc_runtime.prelude import HELPERS as PRELUDE_HELPERS
 from ptc_runtime.printer import pr_str
 from ptc_runtime.regexp import compile_regex
@@ -329,6 +330,7 @@ HELPERS: Final[dict[str, Any]] = {
     **FIELD_FILTER_HELPERS,
     **GROUPED_HELPERS,
     **TRANSIENT_HELPERS,
+    **PATH_MAP_HELPERS,
     **PRELUDE_HELPERS,
     "rt_contract": contract_from_text,
     "rt_signed": signed,

@@ -1,0 +1,264 @@
+"""`(map (fn [x] (get-in m [k (:f x) ...])) coll)` (also `mapv`, `#(...)`, a one-binding
+`for`, `(get m (:f x))`) runs in one runtime call (`pathmap.map_path`, lowered by
+`rules_pathmap.map_path`).
+
+Random programs of that shape run as compiled and with the rule switched off (the loop
+the general lowering makes): the value, the error (code, message, line:column), the step
+count, also under small budgets, and the host data must agree. Field values and maps mix
+the keys that are equal in Python but not as keys here (`1`, `1.0`, `true`), nil,
+keywords and strings of both spellings, collections (unhashable), missing fields,
+elements that are not maps, record lists and keyword maps.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import ptc_compiler
+from ptc_compiler import pr_str
+from ptc_compiler.lower import rules_pathmap
+from ptc_runtime import pathmap
+
+CONST_KEYS = [":a", '"a"', ":x", "1", "0", "true", "nil", ":d-e", "1.0", '"x"']
+FIELD_KEYS = ["(:p e)", "(:q e)", "(get e :p)", '(get e "q")', "(:d-e e)"]
+FIELD_VALUES: list[Any] = ["x", "y", "a", "x", "y", "d_e", 1, 0, 1.0, True, False, None]
+ODD_VALUES: list[Any] = [[1], {"z": 1}, 2.5, "zz", -1]
+
+BASES = [
+    "data/m",
+    "data/m",
+    "data/v",
+    # keys equal in Python but not here: 1 / 1.0 / true; both spellings of :x
+    '{:a {:x {:a 1} "y" [7 8 9]} "a" 0 1 "one" true "true" nil "nil" :x {:a "kx"}'
+    ' "x" {:a "sx" 0 "s0" 1 "s1"} [1] "vec" :d-e {:x "dash"} :d_e 3}',
+    '[[10 11] {:x "m"} "str"]',
+    "nil",
+]
+
+
+def _host_tree(rnd: random.Random, depth: int) -> Any:
+    if depth == 0:
+        return rnd.choice([1, 2.5, "leaf", None, [4, 5], True])
+    keys = ["a", "x", "y", "d_e", "d-e", "1", "0"]
+    return {k: _host_tree(rnd, depth - 1) for k in keys if rnd.random() < 0.7}
+
+
+def _event(rnd: random.Random, odd: float) -> Any:
+    if rnd.random() < odd / 3:
+        return rnd.choice([None, 5, "s", [1, 2]])  # not a map
+    e: dict[str, Any] = {}
+    for f in ("p", "q", "d-e", "d_e"):
+        if rnd.random() >= odd:
+            e[f] = rnd.choice(FIELD_VALUES if rnd.random() >= odd else ODD_VALUES)
+    return e
+
+
+def _lisp(x: Any) -> str:
+    if x is None:
+        return "nil"
+    if x is True:
+        return "true"
+    if x is False:
+        return "false"
+    if isinstance(x, str):
+        return f'"{x}"'
+    if isinstance(x, list):
+        return "[" + " ".join(map(_lisp, x)) + "]"
+    if isinstance(x, dict):
+        return "{" + " ".join(f":{k} {_lisp(v)}" for k, v in x.items()) + "}"
+    return repr(x)
+
+
+def _program(rnd: random.Random) -> tuple[str, dict[str, Any]]:
+    odd = rnd.choice([0.0] * 4 + [0.02, 0.1, 0.4])
+    keys = [
+        rnd.choice(FIELD_KEYS) if rnd.random() < 0.5 else rnd.choice(CONST_KEYS)
+        for _ in range(rnd.randint(1, 6))
+    ]
+    if not any(k in FIELD_KEYS for k in keys):
+        keys[rnd.randrange(len(keys))] = rnd.choice(FIELD_KEYS)
+    n = rnd.choice([0, 3, 16, 40, 300])
+    events = [_event(rnd, odd) for _ in range(n)]
+    data = {
+        "events": events,
+        "m": {"a": _host_tree(rnd, 3), "x": _host_tree(rnd, 3), "1": _host_tree(rnd, 2)},
+        "v": [_host_tree(rnd, 2) for _ in range(3)],
+    }
+    base = rnd.choice(BASES)
+    path = " ".join(keys)
+    read = f"(get-in m [{path}])"
+    if len(keys) == 1 and rnd.random() < 0.5:
+        read = f"(get m {keys[0]})"
+    coll = rnd.choice(["data/events"] * 6 + ["lit", "nil", "{:p 1}", '"ab"', "(inc 4)", "data/m"])
+    if coll == "lit":  # keyword maps the program built: not a record list
+        coll = "[" + " ".join(map(_lisp, events[:40])) + "]"
+    form = rnd.choice(["map-fn", "map-hash", "mapv", "for"])
+    if form == "map-fn":
+        loop = f"(map (fn [e] {read}) {coll})"
+    elif form == "mapv":
+        loop = f"(mapv (fn [e] {read}) {coll})"
+    elif form == "for":
+        loop = f"(for [e {coll}] {read})"
+    else:
+        loop = f"(map #{read.replace(' e)', ' %)').replace('(get e ', '(get % ')} {coll})"
+    # the loop on a line of its own: positions tell it apart from the let
+    src = f"(let [m {base}]\n  (count (str {loop})))"
+    if rnd.random() < 0.5:
+        src = f"(let [m {base}]\n  {loop})"
+    return src, data
+
+
+def _outcome(src: str, data: dict[str, Any], budget: int) -> tuple[Any, ...]:
+    res = ptc_compiler.compile(src).run(data=data, max_steps=budget, timeout_ms=None)
+    if res.ok:
+        return ("ok", pr_str(res.value), res.steps)
+    assert res.error is not None
+    e = res.error
+    return ("error", e.code, e.message, e.line, e.column, res.steps)
+
+
+@pytest.fixture
+def rule_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Within it, programs compile without the rule (give them other source text: the
+    compile cache keeps programs by text)."""
+    with monkeypatch.context() as m:
+        m.setattr(rules_pathmap, "map_path", lambda e, node: None)
+        yield
+
+
+def _generic(src: str, data: dict[str, Any], budget: int) -> tuple[Any, ...]:
+    mp = pytest.MonkeyPatch()
+    mp.setattr(rules_pathmap, "map_path", lambda e, node: None)
+    try:
+        return _outcome(src + "\n;; generic", data, budget)
+    finally:
+        mp.undo()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_path_maps_agree_with_the_loop(seed: int) -> None:
+    rnd = random.Random(seed)
+    taken = 0
+    for i in range(60):
+        src, data = _program(rnd)
+        taken += "rt_map_path" in ptc_compiler.compile(src).python_source
+        before = copy.deepcopy(data)
+        for budget in (10**6, rnd.randint(1, 60), rnd.randint(1, 400)):
+            got = _outcome(src, data, budget)
+            assert data == before, src  # host data is never written
+            assert got == _generic(src, data, budget), (i, src, budget)
+    assert taken >= 45  # not over a coll the analyzer rejects
+
+
+def test_keys_equal_in_python_are_not_one_memo_key() -> None:
+    # 1, 1.0 and true read different things; so do "x" and :x in a vector; all repeated
+    # often, so a memo hit would be taken if they shared an entry
+    base = '{:a {1 "int" true "bool" "x" "str" :x "kw" nil "nil"} :v [[10 11] [20 21]]}'
+    values = ["1", "1.0", "true", '"x"', ":x", "nil", "false", "[1]", "0"]
+    events = " ".join(f"{{:p {values[i % len(values)]}}}" for i in range(600))
+    for path in ("[:a (:p e)]", "[:v (:p e) 1]", "[:v 0 (:p e)]", "[:a (:p e) :z]"):
+        src = f"(let [m {base}] (mapv (fn [e] (get-in m {path})) [{events}]))"
+        assert "rt_map_path" in ptc_compiler.compile(src).python_source
+        got = _outcome(src, {}, 10**6)
+        assert got == _generic(src, {}, 10**6), path
+        assert got[0] == "ok"
+
+
+def test_a_memo_that_rarely_hits_is_dropped() -> None:
+    # distinct keys: after the trial the reads go on without the memo, and agree
+    n = 5000
+    data = {
+        "items": [{"id": f"k{i}", "j": i % 7} for i in range(n)],
+        "m": {f"k{i}": {"name": i} for i in range(n)},
+    }
+    memos: list[object] = []
+    real = pathmap._Paths.read
+
+    def spy(self: pathmap._Paths, keys: list[Any]) -> list[object]:
+        out = real(self, keys)
+        memos.append(self.memo)
+        return out
+
+    pathmap._Paths.read = spy  # type: ignore[method-assign]
+    try:
+        for path in ("[(:id e) :name]", "[(:id e)]"):
+            src = f"(let [m data/m] (mapv (fn [e] (get-in m {path})) data/items))"
+            memos.clear()
+            got = _outcome(src, data, 10**6)
+            assert got == _generic(src, data, 10**6)
+            assert memos and memos[-1] is None  # dropped (one level: never made)
+        memos.clear()
+        src = "(let [m {0 {:a 1} 1 {:a 2}}] (mapv (fn [e] (get-in m [(:j e) :a])) data/items))"
+        got = _outcome(src, data, 10**6)
+        assert got == _generic(src, data, 10**6)
+        assert memos[-1] is None  # ints are never memo keys (1 = 1.0 = true): no hits
+    finally:
+        pathmap._Paths.read = real  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("budget", [1, 2, 50, 51, 149, 150, 151, 4000])
+def test_budgets_fail_at_the_same_element(budget: int) -> None:
+    src = "(let [m data/m]\n  (mapv #(get-in m [:a (:p %) :n]) data/events))"
+    data = {
+        "events": [{"p": f"k{i % 9}"} for i in range(150)],
+        "m": {"a": {f"k{i}": {"n": i} for i in range(9)}},
+    }
+    assert "rt_map_path" in ptc_compiler.compile(src).python_source
+    assert _outcome(src, data, budget) == _generic(src, data, budget)
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "(map (fn [x] (get-in m [:a (:p x) :n])) xs)",
+        "(mapv #(get-in m [(:p %) 1 :c]) xs)",
+        "(map #(get m (:p %)) xs)",
+        "(for [x xs] (get m (get x :p)))",
+        '(map (fn [x] (get-in m [(get x "p") (:q x)])) xs)',
+        "(map (fn [x] (get-in m [(:p-q x) nil true 1.5])) xs)",
+        "(reduce + (map #(get-in m [:r (:r %) :s (:s %) :n]) xs))",
+    ],
+)
+def test_shapes_that_run_in_one_call(loop: str) -> None:
+    code = ptc_compiler.compile(f"(let [m {{}} xs []] {loop})").python_source
+    assert "rt_map_path" in code and "rt_iter" not in code, code
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "(map (fn [x] (get-in m [:a :n])) xs)",  # no field of the element
+        "(map (fn [x] (get-in m [:a (:p x)] 0)) xs)",  # a default
+        "(map (fn [x] (get-in x [:a (:p x)])) xs)",  # the element is the map
+        "(map (fn [x] (get-in m [:a (inc (:p x))])) xs)",  # a computed key
+        "(map (fn [x] (get-in m [:a (:p m)])) xs)",  # another local's field
+        "(map (fn [x] (get-in m [:a x])) xs)",  # the element itself as a key
+        '(map (fn [x] (get-in m [("p" x)])) xs)',  # a string called: an error
+        "(map (fn [x] (get-in m [[1] (:p x)])) xs)",  # a vector key
+        "(map (fn [x] (get-in data/m [(:p x)])) xs)",  # not a local
+        "(map (fn [x] (get-in m p)) xs)",  # not a literal path
+        "(map (fn [x] (get m (:p x) 0)) xs)",  # a default
+        "(filter (fn [x] (get m (:p x))) xs)",
+        "(for [x xs :when x] (get m (:p x)))",
+        "(for [x xs y xs] (get m (:p x)))",
+        "(doseq [x xs] (get m (:p x)))",
+        "(map (fn [x y] (get m (:p x))) xs xs)",
+    ],
+)
+def test_shapes_that_do_not(loop: str) -> None:
+    code = ptc_compiler.compile(f"(let [m {{}} xs [] p []] {loop})").python_source
+    assert "rt_map_path" not in code, code
+
+
+def test_the_accumulator_of_an_in_place_reduce_is_never_the_map() -> None:
+    # its reads are marked seen (`t_seen`): not this shape, so no part of it is handed out
+    # unmarked and changed in place afterwards
+    src = "(reduce (fn [acc x] (assoc acc x (vec (for [y [1 2]] (get acc (:k y)))))) {} [:a :b :c])"
+    code = ptc_compiler.compile(src).python_source
+    assert "rt_map_path" not in code
+    assert _outcome(src, {}, 10**6) == _generic(src, {}, 10**6)
