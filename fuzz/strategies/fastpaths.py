@@ -4,7 +4,8 @@ each runs as it does with every such fast path switched off.
 Used by `tests/test_fast_paths_differential.py` (a CI-sized run over fixed seeds) and
 `fuzz/test_fast_paths.py` (hypothesis picks the seeds). The switched-off variant turns
 off the lowering rules (the field filter, group-by told the plucked field, `str` with
-literals as a format, `(frequencies (mapcat ...))`, same-type `+`/`-` in numeric code,
+literals as a format, `map` of a `str` of element fields as one call,
+`(frequencies (mapcat ...))`, same-type `+`/`-` in numeric code,
 fast update fns, `(take n (sort ...))`, the in-place linear reduce with its memo and
 plain-map shortcut, reads of loop-invariant locals moved before the loop, chains of
 reads as one path read, `map` of a path read with element fields as one call),
@@ -36,6 +37,7 @@ import ptc_compiler
 from ptc_compiler import pr_str, run
 from ptc_compiler.lower import (
     emit,
+    rules_format,
     rules_grouping,
     rules_operators,
     rules_pathmap,
@@ -148,6 +150,27 @@ class Gen:
         parts = ['"a"', '"%"', '"%s"', '"%%"', '""', self.pick(ATOMS), "x", "[x]", "(inc 1)"]
         args = " ".join(self.pick(parts) for _ in range(self.rnd.randint(1, 6)))
         return f"(let [x {self.pick(ATOMS)}] (str {args}))"
+
+    def str_fields(self) -> str:
+        """`(map #(str "lit" (:k %) ...) coll)` and its variants (`rt_map_str_fields`): one
+        to five field reads (five, and a `-` name, keep the loop) among literals with `%`,
+        over elements of every kind (odd values: nil, booleans, collections, huge numbers)."""
+        parts: list[str] = []
+        for _ in range(self.rnd.randint(1, 5)):
+            if self.rnd.random() < 0.5:
+                parts.append(self.pick(['"-"', '"%"', '"%s"', '""', '","']))
+            k = self.pick([":s", ":g", ":f", ":a", ":z", ":a-b"])
+            parts.append(self.pick([f"({k} x)", f"(get x {k})"]))
+        body = f"(str {' '.join(parts)})"
+        coll = self.pick(["data/xs", "data/xs", "data/xs", self.coll()])
+        loop = self.pick(
+            [
+                f"(map (fn [x] {body}) {coll})",
+                f"(mapv (fn [x] {body}) {coll})",
+                f"(for [x {coll if coll != '5' else '(identity 5)'}] {body})",
+            ]
+        )
+        return self.pick(SHAPES).format(loop)
 
     def frequencies(self) -> str:
         f = self.pick(
@@ -387,6 +410,7 @@ class Gen:
         kinds = [self.filter_, self.group, self.get_in, self.str_, self.frequencies]
         kinds += [self.arith, self.sort, self.reduce, self.reduce, self.misc]
         kinds += [self.reads, self.reads, self.group_vals, self.group_vals]
+        kinds += [self.str_fields]
         kinds += [self.path_maps, self.path_maps]
         return self.rnd.choice(kinds)()
 
@@ -453,6 +477,7 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
         m.setattr(rules_grouping, "group_counts", lambda coll, f: None)
         m.setattr(rules_operators, "str_format", lambda args, exprs: None)
+        m.setattr(rules_format, "map_str_fields", lambda e, node: None)
         m.setattr(rules_reduce, "fast_update_fn", lambda fn, extra, low: low)
         m.setattr(rules_sequences, "frequencies_of_mapcat", lambda e, coll: None)
         m.setattr(rules_operators, "same_type_arith", plain)
@@ -493,6 +518,7 @@ def check(rnd: random.Random, tag: str, monkeypatch: pytest.MonkeyPatch) -> None
         plain_src = src + " "
         code = ptc_compiler.compile(plain_src).python_source
         assert "rt_filter_field" not in code and "t_begin" not in code
+        assert "rt_map_str_fields" not in code
         assert "rt_map_path" not in code
         want = _outcome(plain_src, copy.deepcopy(data), budget, steps)
     assert got == want, src

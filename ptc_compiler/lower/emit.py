@@ -31,6 +31,7 @@ from typing import Any
 
 from ptc_compiler import ir
 from ptc_compiler.lower import (
+    rules_format,
     rules_grouping,
     rules_operators,
     rules_pathmap,
@@ -548,6 +549,9 @@ class Emitter:
         if read is not None:
             return [*read.stmts, *sink(read.expr)]
         node = rules_grouping.for_group_columns(node)
+        fused = rules_format.map_str_fields(self, node)  # `(map #(str (:k %) ...) coll)`
+        if fused is not None:
+            return [*fused.stmts, *sink(fused.expr)]
         acc = self.cx.fresh()
         saved = self.cx.recur
         self.cx.recur = None

@@ -24,6 +24,7 @@ from ptc_runtime.destructure import HELPERS as DESTRUCTURE_HELPERS
 from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
 from ptc_runtime.fieldfilter import HELPERS as FIELD_FILTER_HELPERS
+from ptc_runtime.fieldformat import HELPERS as FIELD_FORMAT_HELPERS
 from ptc_runtime.limits import measure
 from ptc_runtime.lookup import (
     get_flexible,
@@ -328,6 +329,7 @@ HELPERS: Final[dict[str, Any]] = {
     **{"rt_" + name: fn for name, fn in DESTRUCTURE_HELPERS.items()},
     **FAST_HELPERS,
     **FIELD_FILTER_HELPERS,
+    **FIELD_FORMAT_HELPERS,
     **GROUPED_HELPERS,
     **TRANSIENT_HELPERS,
     **PATH_MAP_HELPERS,

@@ -1,0 +1,326 @@
+"""`(map (fn [x] (str "id-" (:a x) "," (:b x))) coll)` in one call (`rt_map_str_fields`).
+
+The lowering turns a collecting loop (`map`/`mapv` with a literal one-parameter fn, a
+one-binding `for`) whose body is a `str` of string literals and keyword reads of the
+element (`(:k x)`, `(get x :k)`, names without `-`: see `rt.kfield`) into this helper:
+the literals are a `%` format, as `rules_operators.str_format` makes it, and every
+element's text is made in a comprehension (an f-string of the format's literal pieces
+and the fields) instead of the interpreter's loop, a keyword getter and a `str_formatN`
+call per element.
+
+The text is `str`'s: a part that Python's `str` prints as `str` does (a string of at
+most `_SHORT` characters, an int, a float where `repr` is Java's text:
+`strings_core.str_format`'s test) or nil (`""`) is formatted at once; a part needing
+more (a boolean, a keyword, a collection, a long string, another float) makes the
+comprehension stop (`_Odd`), and that stretch of elements is done one element at a time
+by `strings_core.str_format` itself. An int over the interpreter's digit limit makes
+Python's `str` raise `ValueError` and is done the same way; when a host lifted that limit
+(or raised it far), ints could make a text over `str`'s bound, so every element goes
+through `str_format`.
+
+Steps (decision 1): one per element from the same fuel chunks, as the loop takes them
+(`fieldfilter.fuel_parts` pulls the same way). The texts of the elements whose steps are
+in the chunk are made first, then those steps are pulled: reading fields and formatting
+such parts cannot fail and has no effects, so doing it before the pull is invisible (a
+parallel worker may take some of the steps meanwhile: only the texts of the steps pulled
+are kept). An element done one at a time pulls its step first, then makes its text, so a
+`str` error comes with the loop's step count; it is stamped with the position of the
+`str` call (`line`, `column`), where the loop raises it. An empty chunk refills exactly
+where the loop would, charging the element's step. The chunk is the calling module's
+`FUEL` as it is now (see `fieldfilter`); the caller rebinds `FUEL` to the one handed back.
+
+Record lists (`ptc_runtime.records`) are read by the string spelling (`r.get('k')`);
+other collections as `rt.kfield` reads: a dict's keyword, then its string spelling,
+anything else through `lookup.get_flexible`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from itertools import islice, repeat
+from operator import countOf, length_hint
+from typing import Any, Final
+
+from ptc_runtime import context
+from ptc_runtime.builtins.strings_core import (
+    _SHORT,
+    MAX_PRINT_CHARS,
+    _literal_pieces,
+    str_format,
+)
+from ptc_runtime.collections import seq_items
+from ptc_runtime.errors import PtcError
+from ptc_runtime.lookup import get_flexible
+from ptc_runtime.records import is_records
+from ptc_runtime.values import Keyword
+
+_REPEAT: Final = type(repeat(None, 0))
+#: A chunk's steps left (`itertools.repeat`'s own length method, as `context` reads it).
+_left: Final = _REPEAT.__length_hint__
+#: `dict.get` (a dict's keyword, then its string spelling, as `rt.kfield` reads it) and
+#: `lookup.get_flexible`, typed for the comprehensions (whose tests narrow what they give).
+_dget: Final[Callable[..., Any]] = dict.get
+_flex: Final[Callable[..., Any]] = get_flexible
+
+
+class _Odd(Exception):
+    """A part `%s` does not print as `str` does: the stretch goes element by element."""
+
+
+def _blank(x: object) -> str:
+    # nil prints as nothing; anything else that failed the inline test is odd
+    if x is None:
+        return ""
+    raise _Odd
+
+
+def map_str_fields(
+    coll: object,
+    fmt: str,
+    line: int,
+    column: int,
+    fuel: context.Fuel,
+    credit: context.Credit,
+    *keys: Keyword,
+) -> tuple[context.Fuel, list[str]]:
+    """The vector `(map (fn [x] (str ...)) coll)` gives, where the `str` is `fmt` (its
+    literals, `%` doubled, and `%s` for each field read in order) with the fields `keys`
+    of each element, and the fuel chunk to continue with (see the module docstring)."""
+    items: Sequence[Any] = seq_items(coll, "for")
+    module = sys._getframe(1).f_globals
+    if module.get("FUEL") is not fuel:  # a direct call: the chunk is kept here
+        module = {"FUEL": fuel}
+    names = tuple(k.name for k in keys)
+    pieces = _literal_pieces(fmt)  # the text around each `%s`
+    fast: Texts | None = None
+    if _ints_fit(fmt, len(keys)):
+        if is_records(items):
+            fast = _RECORD_TEXTS[len(keys)]
+        else:
+            fast = _TEXTS[len(keys)]
+            if type(items) is not list:  # slicing a vector per stretch would copy it
+                items = list(items)
+    out: list[str] = []
+    n = len(items)
+    i = 0
+    while i < n:
+        fuel = module["FUEL"]  # the chunk now: a parallel worker may have refilled it
+        left = _left(fuel) if type(fuel) is _REPEAT else length_hint(fuel)
+        stop = i + 1
+        if left and fast is not None:
+            j = i + left if left < n - i else n
+            try:
+                texts = fast(items[i:j] if i or j < n else items, pieces, keys, names)
+            except (_Odd, ValueError):  # ValueError: an int over the digit limit
+                stop = j
+            else:
+                m = countOf(islice(fuel, j - i), None)
+                out += texts if m == j - i else texts[:m]
+                i += m
+                continue
+        while i < stop:  # one element at a time: its step, then its text
+            fuel = module["FUEL"]
+            if not countOf(islice(fuel, 1), None):  # the loop's pull found it empty
+                module["FUEL"] = context.current().refill(fuel, credit)
+            x = items[i]
+            try:
+                out.append(str_format(fmt, *[get_flexible(x, k) for k in keys]))
+            except PtcError as err:  # where the loop raises it: at the `str` call
+                err.at(line, column)
+                raise
+            i += 1
+    return module["FUEL"], out
+
+
+def _ints_fit(fmt: str, parts: int) -> bool:
+    """True when no text of `parts` fast parts can exceed `str`'s bound: strings have at
+    most `_SHORT` characters, ints at most the interpreter's digit limit (if it is on)."""
+    digits = sys.get_int_max_str_digits()
+    return 0 < digits and len(fmt) + parts * max(digits + 1, _SHORT) <= MAX_PRINT_CHARS
+
+
+# The comprehensions, one per number of fields: an f-string of the literal pieces and
+# the fields (`%` with a constant format compiles to the same; with the format in a
+# variable it parses it per element and packs a tuple, measured 15 % slower), each
+# field's test inline as in `strings_core.str_format1`..`4`. Record lists: the string
+# spelling is the only key a keyword read can find. Anything else: `rt.kfield`'s read.
+# (An f-string's `{...}` may span lines inside triple quotes; no text is outside them.)
+
+Pieces = tuple[str, ...]
+Keys = tuple[Any, ...]
+Names = tuple[str, ...]
+#: The texts of a stretch of elements: (elements, the format's literal pieces, the
+#: keywords, their names).
+Texts = Callable[[Any, Pieces, Keys, Names], list[str]]
+
+# fmt: off
+
+
+def _records1(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+    p0, p1 = pieces
+    (a,) = names
+    return [
+        f"""{p0}{
+            x if ((t := type(x := r.get(a))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}"""
+        for r in part
+    ]
+
+
+def _records2(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+    p0, p1, p2 = pieces
+    a, b = names
+    return [
+        f"""{p0}{
+            x if ((t := type(x := r.get(a))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := r.get(b))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}"""
+        for r in part
+    ]
+
+
+def _records3(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+    p0, p1, p2, p3 = pieces
+    a, b, c = names
+    return [
+        f"""{p0}{
+            x if ((t := type(x := r.get(a))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := r.get(b))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}{
+            z if ((t := type(z := r.get(c))) is str and len(z) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
+        !s}{p3}"""
+        for r in part
+    ]
+
+
+def _records4(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+    p0, p1, p2, p3, p4 = pieces
+    a, b, c, d = names
+    return [
+        f"""{p0}{
+            x if ((t := type(x := r.get(a))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := r.get(b))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}{
+            z if ((t := type(z := r.get(c))) is str and len(z) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
+        !s}{p3}{
+            w if ((t := type(w := r.get(d))) is str and len(w) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= w < 1e7 or -1e7 < w <= -1e-3 or w == 0)) else _blank(w)
+        !s}{p4}"""
+        for r in part
+    ]
+
+
+def _texts1(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+    p0, p1 = pieces
+    (ka,) = keys
+    (a,) = names
+    return [
+        f"""{p0}{
+            x if ((t := type(x := (
+                _dget(r, ka, _dget(r, a)) if type(r) is dict else _flex(r, ka)
+            ))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}"""
+        for r in part
+    ]
+
+
+def _texts2(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+    p0, p1, p2 = pieces
+    ka, kb = keys
+    a, b = names
+    return [
+        f"""{p0}{
+            x if ((t := type(x := (
+                _dget(r, ka, _dget(r, a)) if type(r) is dict else _flex(r, ka)
+            ))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := (
+                _dget(r, kb, _dget(r, b)) if type(r) is dict else _flex(r, kb)
+            ))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}"""
+        for r in part
+    ]
+
+
+def _texts3(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+    p0, p1, p2, p3 = pieces
+    ka, kb, kc = keys
+    a, b, c = names
+    return [
+        f"""{p0}{
+            x if ((t := type(x := (
+                _dget(r, ka, _dget(r, a)) if type(r) is dict else _flex(r, ka)
+            ))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := (
+                _dget(r, kb, _dget(r, b)) if type(r) is dict else _flex(r, kb)
+            ))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}{
+            z if ((t := type(z := (
+                _dget(r, kc, _dget(r, c)) if type(r) is dict else _flex(r, kc)
+            ))) is str and len(z) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
+        !s}{p3}"""
+        for r in part
+    ]
+
+
+def _texts4(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+    p0, p1, p2, p3, p4 = pieces
+    ka, kb, kc, kd = keys
+    a, b, c, d = names
+    return [
+        f"""{p0}{
+            x if ((t := type(x := (
+                _dget(r, ka, _dget(r, a)) if type(r) is dict else _flex(r, ka)
+            ))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := (
+                _dget(r, kb, _dget(r, b)) if type(r) is dict else _flex(r, kb)
+            ))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}{
+            z if ((t := type(z := (
+                _dget(r, kc, _dget(r, c)) if type(r) is dict else _flex(r, kc)
+            ))) is str and len(z) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
+        !s}{p3}{
+            w if ((t := type(w := (
+                _dget(r, kd, _dget(r, d)) if type(r) is dict else _flex(r, kd)
+            ))) is str and len(w) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= w < 1e7 or -1e7 < w <= -1e-3 or w == 0)) else _blank(w)
+        !s}{p4}"""
+        for r in part
+    ]
+
+
+# fmt: on
+
+
+#: By number of fields (1 to `MAX_FIELDS`).
+_RECORD_TEXTS: Final[tuple[Texts, ...]] = (_records1, _records1, _records2, _records3, _records4)
+_TEXTS: Final[tuple[Texts, ...]] = (_texts1, _texts1, _texts2, _texts3, _texts4)
+#: The most fields a `str` may read for `rt_map_str_fields` (the compiler asks).
+MAX_FIELDS: Final = 4
+
+
+HELPERS: Final[dict[str, Any]] = {"rt_map_str_fields": map_str_fields}
