@@ -6,7 +6,7 @@ memoized per element fields and runs of `+`/`-`/`inc`/`dec` on numbers added inl
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, islice, repeat
 from operator import countOf, getitem, itemgetter, length_hint, not_
 from typing import Any, Final
@@ -38,6 +38,7 @@ FieldUpdate = tuple[Any, Callable[..., Any], int, int, Any, int, int]
 #: that fill those places in order, and the updates.
 FieldGroup = tuple[tuple[Any, ...], tuple[int, ...], tuple[FieldUpdate, ...]]
 _REPEAT: Final = type(repeat(None, 0))
+_NO_HEAD: Final = (None, False)
 _left: Final = _REPEAT.__length_hint__
 
 
@@ -141,6 +142,7 @@ class _FieldsRun:
         "cols",
         "done",
         "epoch",
+        "heads",
         "kinds",
         "kws",
         "m",
@@ -171,6 +173,8 @@ class _FieldsRun:
         self.token: dict[tuple[object, ...], list[Any]] = {}
         owned.paths = self.token  # a release replaces it (see `release`): memos void
         self.memos: list[dict[Any, tuple[Any, ...]]] = [{} for _ in range(groups)]
+        # the walks `prewalks` shares: by the fields but the last of the one group
+        self.heads: dict[Any, tuple[Any, bool]] = {}
         self.walked = m
         self.cols: list[list[Any] | None] = []
         self.size = 0
@@ -247,9 +251,7 @@ class _FieldsRun:
             self.one_by_one(0, group, keys, cols, 0, n)
             return
         if None in hits:  # walks first taken in this part: memoized ahead where they can be
-            near: dict[tuple[Any, ...], tuple[Any, bool]] = {}
-            for key in dict.fromkeys(compress(keys, map(not_, hits))):
-                self.prewalk(group, key, near)
+            self.prewalks(group, dict.fromkeys(compress(keys, map(not_, hits))))
             hits = list(map(get, keys))
         epoch = self.epoch
         pos = 0
@@ -478,6 +480,75 @@ class _FieldsRun:
             memo = memo and walked
         return cur, memo
 
+    def prewalks(self, group: FieldGroup, fresh: Iterable[Any]) -> None:
+        """`prewalk` of each of `fresh` (memo keys of the one group), in order.
+
+        When the prefix ends in a field (the common `[:k (:a x) :k2 (:b x)]`), the walk
+        of all but that field is shared by the keys with the same other fields (`near`),
+        and the last level and the leaves are read here, as `walk_owned` and `prewalk`
+        read them; a level or leaf they would look up otherwise goes to `prewalk`. The
+        shared walks (`heads`, by those other fields) hold as long as the memoized walks
+        do (`forget` drops both)."""
+        prefix, fidx, ups = group
+        near: dict[tuple[Any, ...], tuple[Any, bool]] = {}
+        if len(prefix) < 2 or prefix[-1] is not None:
+            for key in fresh:
+                self.prewalk(group, key, near)
+            return
+        owned = self.owned
+        several = len(fidx) > 1
+        heads = self.heads
+        for key in fresh:
+            try:
+                got = heads.get(key[:-1] if several else ())
+            except TypeError:  # a collection as a key
+                got = None
+            if got is None:
+                self.prewalk(group, key, near)
+                got = near.get(tuple(self.path(group, key)[:-1]), _NO_HEAD)
+                if got is not _NO_HEAD:
+                    heads[key[:-1] if several else ()] = got
+                continue
+            cur, walked = got
+            if cur is None or not walked:
+                continue
+            # the last level (`walk_owned`)
+            last = key[-1] if several else key
+            tk = type(last)
+            nxt: Any = cur.get(last, MISSING) if tk is str or tk is Keyword else MISSING
+            if nxt is not MISSING:
+                pass
+            elif tk is Keyword and (nxt := cur.get(last.name, MISSING)) is not MISSING:
+                last = last.name
+            else:
+                self.prewalk(group, key, near)
+                continue
+            tn = type(nxt)
+            if tn is dict:
+                if id(nxt) not in owned:
+                    nxt = adopt(owned, nxt)
+                    cur[last] = nxt
+            elif tn is PMap:
+                nxt = adopt(owned, nxt)
+                cur[last] = nxt
+            else:
+                continue
+            # the leaves (`prewalk`)
+            entry: list[Any] = [nxt]
+            for u in ups:
+                k = u[0]
+                if k in nxt:
+                    entry.append(k)
+                elif type(k) is Keyword and k.name in nxt:
+                    entry.append(k.name)
+                else:
+                    entry = []
+                    break
+            if entry:
+                self.remember(0, key, entry)
+            else:  # a leaf found by a search, or missing
+                self.prewalk(group, key, near)
+
     def prewalk(
         self, group: FieldGroup, key: Any, near: dict[tuple[Any, ...], tuple[Any, bool]]
     ) -> None:
@@ -532,6 +603,7 @@ class _FieldsRun:
         """Drop every memoized walk (a map was released or the accumulator replaced)."""
         for memo in self.memos:
             memo.clear()
+        self.heads.clear()
         self.owned.paths = self.token
         self.epoch += 1
         self.kinds = None
