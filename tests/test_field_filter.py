@@ -151,14 +151,17 @@ def test_a_chunk_refilled_by_another_worker_meanwhile(
         def test(*args: Any) -> list[object]:
             nonlocal calls
             calls += 1
-            if calls == 1:  # the generated code's frame is two up (filter_field's caller)
-                _pull_like_a_worker(sys._getframe(2).f_globals, worker_steps)
+            if calls == 1:  # the generated code's frame (filter_field's caller)
+                frame = sys._getframe(1)
+                while "CREDIT" not in frame.f_globals:
+                    frame = frame.f_back  # type: ignore[assignment]
+                _pull_like_a_worker(frame.f_globals, worker_steps)
             return matching(*args)  # type: ignore[no-any-return]
 
         return test
 
     # either test: `xs` is a record list (`ptc_runtime.records`)
-    for name in ("_matching", "_matching_records"):
+    for name in ("_matching", "matching_records"):
         monkeypatch.setattr(fieldfilter, name, interleaved(getattr(fieldfilter, name)))
     got = run(src + " ", data={"xs": xs}, timeout_ms=None)
     assert calls > 1

@@ -127,7 +127,7 @@ class Gen:
                 f"[k (reduce + (map #({f} %) vs)) (mapv (fn [o] (get o :s)) vs)]",
             ]
         )
-        coll = self.pick(["data/xs", "data/xs", self.coll()])
+        coll = self.pick(["data/xs", "data/xs", self.coll(), self.kept()])
         if self.rnd.random() < 0.3:
             pluck = f"(map (fn [k] (map {f} (get g k))) (keys g))"
             return f"(let [g (group-by {kf} {coll})] [{pluck} {pluck}])"
@@ -136,6 +136,38 @@ class Gen:
         if self.rnd.random() < 0.2:
             return f"(for [[k vs] (group-by {kf} {coll})] {body})"
         return f"({self.pick(['map', 'mapv'])} (fn [[k vs]] {body}) (group-by {kf} {coll}))"
+
+    def kept(self) -> str:
+        """A field filter with a string literal (grouped as it filters when a group-by
+        without groups is its one reader: `rt_filter_groups`)."""
+        hof, op = self.pick(["filter", "filterv", "remove"]), self.pick(["=", "not="])
+        lit = self.pick(['"a"', '"b"', '""'])
+        coll = self.pick(["data/xs", "data/xs", self.coll()])
+        return f"({hof} #({op} (:s %) {lit}) {coll})"
+
+    def kept_groups(self) -> str:
+        """A field filter read only by a group-by without groups (`rt_filter_groups`)."""
+        kf = self.pick([":g", ":g", ":s", ":a-b", ":zz"])
+        f = self.pick([":f", ":a", ":g"])
+        body = self.pick(
+            [
+                f"[k (reduce + (map {f} vs))]",
+                "(count vs)",
+                f"[k (sum-by {f} vs)]",
+                f"(mapv {f} vs)",
+                f"{{:k k :v ({f} (first vs))}}",
+            ]
+        )
+        g = f"(group-by {kf} {self.kept()})"
+        form = self.pick(
+            [
+                f"(map (fn [[k vs]] {body}) {g})",
+                f"(for [[k vs] {g}] {body})",
+                f"(update-vals {g} count)",
+                f"(map (fn [vs] (count vs)) (vals {g}))",
+            ]
+        )
+        return self.pick(SHAPES).format(form)
 
     def get_in(self) -> str:
         if self.rnd.random() < 0.6:  # paths that mostly lead somewhere
@@ -410,6 +442,7 @@ class Gen:
         kinds = [self.filter_, self.group, self.get_in, self.str_, self.frequencies]
         kinds += [self.arith, self.sort, self.reduce, self.reduce, self.misc]
         kinds += [self.reads, self.reads, self.group_vals, self.group_vals]
+        kinds += [self.kept_groups]
         kinds += [self.str_fields]
         kinds += [self.path_maps, self.path_maps]
         return self.rnd.choice(kinds)()
@@ -476,6 +509,7 @@ def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         # groups built
         m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
         m.setattr(rules_grouping, "group_counts", lambda coll, f: None)
+        m.setattr(rules_sequences, "filter_groups", lambda e, n: None)  # grouped as filtered
         m.setattr(rules_operators, "str_format", lambda args, exprs: None)
         m.setattr(rules_format, "map_str_fields", lambda e, node: None)
         m.setattr(rules_reduce, "fast_update_fn", lambda fn, extra, low: low)
@@ -518,6 +552,7 @@ def check(rnd: random.Random, tag: str, monkeypatch: pytest.MonkeyPatch) -> None
         plain_src = src + " "
         code = ptc_compiler.compile(plain_src).python_source
         assert "rt_filter_field" not in code and "t_begin" not in code
+        assert "rt_filter_groups" not in code
         assert "rt_map_str_fields" not in code
         assert "rt_map_path" not in code
         want = _outcome(plain_src, copy.deepcopy(data), budget, steps)

@@ -831,6 +831,9 @@ def _recur(e: Emitter, n: ir.Recur) -> Lowered:
 
 
 def _rt_call(e: Emitter, n: ir.RtCall) -> Lowered:
+    grouped = rules_sequences.filter_groups(e, n)  # a group-by of a field filter
+    if grouped is not None:
+        return grouped
     stmts, exprs = e.many(n.args)
     if n.helper == "charged_column":  # takes and hands back the fuel chunk: a statement
         t = e.cx.fresh()

@@ -64,9 +64,12 @@ def inline_hof(e: Emitter, name: str, node: ir.Call) -> ir.For | None:
     return ir.For((bind, ir.ForWhen(test, test.span)), ir.Local(x, node.span), True, node.span)
 
 
-def field_filter(e: Emitter, name: str, node: ir.Call) -> Lowered | None:
+def field_filter(
+    e: Emitter, name: str, node: ir.Call, grouping: tuple[Keyword, ...] = ()
+) -> Lowered | None:
     """`(filter #(= (:k %) "lit") coll)` and its variants (see `field_test`) as one
     `rt_filter_field` call (`ptc_runtime.fieldfilter`): the same elements and steps.
+    With `grouping` (`filter_groups`: a key and fields), `rt_filter_groups` with them.
 
     The call takes the fuel chunk and hands back the one to go on with, so it is a
     statement `FUEL, t = ...`, positioned where the loop's element step would fail
@@ -76,10 +79,12 @@ def field_filter(e: Emitter, name: str, node: ir.Call) -> Lowered | None:
     if parts is None:
         return None
     k, lit, keep_equal, coll = parts
+    if grouping and type(lit) is not str:
+        return None
     low = e.expr(coll)
     t = e.cx.fresh()
     value = helper(
-        "filter_field",
+        "filter_groups" if grouping else "filter_field",
         low.expr,
         e.const(k),
         ast.Constant(k.name),
@@ -87,9 +92,39 @@ def field_filter(e: Emitter, name: str, node: ir.Call) -> Lowered | None:
         ast.Constant(keep_equal),
         load(FUEL),
         load(CREDIT),
+        *(e.const(g) for g in grouping),
     )
     stmt = ast.Assign([ast.Tuple([store(FUEL), store(t)], STORE)], value)
     return Lowered((*low.stmts, at(coll.span, stmt)), load(t))  # type: ignore[arg-type]
+
+
+def filter_groups(e: Emitter, n: ir.RtCall) -> Lowered | None:
+    """`rt_group_columns(:k, xs, :v)` (also `rt_group_vals`, `rt_group_counts`; at most
+    one field) whose collection `xs` is a field filter with a string literal: the filter
+    as `rt_filter_groups(..., :k, :v)` (`builtins.filtered_groups`), which may group
+    the kept maps in its own pass and hand on the stand-ins in place of the vector. The
+    helper is the vector's one reader (it is an argument of that call only), and both
+    statements keep their positions (the filter's at its collection, the helper's at
+    the group-by). None for any other call."""
+    if n.helper not in FILTERED_GROUPS or len(n.args) > 3:
+        return None
+    keyfn, xs, *fields = n.args
+    keys: list[Keyword] = []
+    for g in (keyfn, *fields):
+        if type(g) is not ir.Const or type(g.value) is not Keyword:
+            return None
+        keys.append(g.value)
+    if not (type(xs) is ir.Call and type(xs.fn) is ir.BuiltinRef):
+        return None
+    low = field_filter(e, xs.fn.name, xs, tuple(keys))
+    if low is None:
+        return None
+    return Lowered(low.stmts, helper(n.helper, e.const(keys[0]), low.expr, *map(e.const, keys[1:])))
+
+
+#: The group-by helpers without groups (`rules_grouping`) whose vector a field filter may
+#: group as it filters (`filter_groups`).
+FILTERED_GROUPS = frozenset({"group_columns", "group_vals", "group_counts"})
 
 
 def take_sorted(e: Emitter, n: ir.Node, coll: ir.Node) -> Lowered | None:

@@ -57,16 +57,33 @@ def filter_field(
     nil or boolean (as `emit.inline_equality` compiles it).
     """
     items = seq_items(coll, "for")
+    return filter_items(items, k, name, lit, keep_equal, calling_module(fuel), credit)
+
+
+def calling_module(fuel: context.Fuel) -> dict[str, Any]:
+    """The globals of the module whose code called the helper calling this, when its
+    `FUEL` is `fuel` (called from generated code); anything else (a direct call) keeps
+    the chunk in a dict of its own."""
+    module = sys._getframe(2).f_globals
+    return module if module.get("FUEL") is fuel else {"FUEL": fuel}
+
+
+def filter_items(
+    items: Sequence[object],
+    k: object,
+    name: str,
+    lit: object,
+    keep_equal: bool,
+    module: dict[str, Any],
+    credit: context.Credit,
+) -> tuple[context.Fuel, list[object]]:
+    """`filter_field` given its collection's elements (`seq_items`) and the globals whose
+    `FUEL` it pulls the steps from (`calling_module`)."""
     out: list[object] = []
-    # the module's globals, whose `FUEL` is `fuel` (called from generated code); anything
-    # else (a direct call) keeps the chunk here
-    module = sys._getframe(1).f_globals
-    if module.get("FUEL") is not fuel:
-        module = {"FUEL": fuel}
     if is_records(items) and "-" not in name:
         # string-keyed maps only: the keyword is never a key, `name` is the one spelling
         for part in fuel_parts(items, module, credit):
-            out += _matching_records(part, name, lit, keep_equal)
+            out += matching_records(part, name, lit, keep_equal)
         add_derived(out)  # the same maps: a record list too
     else:
         for part in fuel_parts(items, module, credit):
@@ -127,8 +144,9 @@ def _matching(part: Any, k: object, name: str, lit: object, keep_equal: bool) ->
     ]
 
 
-def _matching_records(part: Any, name: str, lit: object, keep_equal: bool) -> list[object]:
-    # `_matching` on the maps of a record list (`ptc_runtime.records`)
+def matching_records(part: Any, name: str, lit: object, keep_equal: bool) -> list[object]:
+    """The maps of `part` (of a record list, `ptc_runtime.records`) kept by the field
+    filter: `_matching` where the field's one spelling is `name`."""
     if type(lit) is str:
         if keep_equal:
             return [x for x in part if x.get(name) == lit]

@@ -28,7 +28,9 @@ count when nothing is plucked), and `(reduce + (map :f vs))` becomes `sum_column
 same fold over the column (`(sum-by :f vs)` and `(avg-by :f vs)` likewise; a read by a
 literal fn, `(map #(:f %) vs)`, takes the column with the loop's steps). Over a
 record list grouped by a keyword (`records`), the key and the fields of each item are
-read in one pass (`_record_groups`).
+read in one pass (`_record_groups`). A field filter whose vector only these helpers read
+may have grouped its kept maps already, in its own pass, and hand on those stand-ins
+instead (`Prefiltered`, made by `filtered_groups.filter_groups`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import functools
 import operator
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 from operator import getitem, itemgetter
 from typing import Any, Final, cast
@@ -174,19 +176,51 @@ def group_columns(keyfn: object, coll: object, *fields: object) -> list[object]:
     stored and grouped the same way (so in the same order, with the same first key), and
     the entries unwrap them as `seq` of the map would. Reading a field cannot fail.
     """
-    return map_entries(_stand_ins(keyfn, seq_items(coll, "group-by"), fields))
+    return map_entries(_stand_ins_of(keyfn, coll, fields))
 
 
 def group_vals(keyfn: object, coll: object, *fields: object) -> list[object]:
     """`group_columns` without the keys: what stands in for each group of
     `(vals (group-by keyfn coll))`, in order (for a `map`/`for` over it)."""
-    return list(_stand_ins(keyfn, seq_items(coll, "group-by"), fields).values())
+    return list(_stand_ins_of(keyfn, coll, fields).values())
 
 
 def group_counts(keyfn: object, coll: object) -> dict[object, object]:
     """`(update-vals (group-by keyfn coll) count)`: the same map (stored keys in the same
     order, each with its group's size), counted without building the groups."""
-    return dict(_stand_ins(keyfn, seq_items(coll, "group-by"), ()))
+    return dict(_stand_ins_of(keyfn, coll, ()))
+
+
+class Prefiltered:
+    """What a field filter feeding one of the three helpers above hands on in place of
+    its vector when it grouped the kept items itself, in its own pass
+    (`filtered_groups.filter_groups`): the stand-ins `_stand_ins` would find in that
+    vector for `keyfn` and `fields`. The lowering makes it only where that helper is the
+    vector's one reader; `vector` makes the vector itself (for any other key fn or fields).
+    """
+
+    __slots__ = ("fields", "groups", "keyfn", "vector")
+
+    def __init__(
+        self,
+        groups: dict[object, Any],
+        keyfn: object,
+        fields: tuple[object, ...],
+        vector: Callable[[], list[object]],
+    ) -> None:
+        self.groups = groups
+        self.keyfn = keyfn
+        self.fields = fields
+        self.vector = vector
+
+
+def _stand_ins_of(keyfn: object, coll: object, fields: tuple[object, ...]) -> Any:
+    """`_stand_ins` of `(group-by keyfn coll)`'s items (`coll` may be `Prefiltered`)."""
+    if type(coll) is Prefiltered:
+        if keyfn is coll.keyfn and fields == coll.fields:
+            return coll.groups
+        coll = coll.vector()
+    return _stand_ins(keyfn, seq_items(coll, "group-by"), fields)
 
 
 def _stand_ins(keyfn: object, items: Sequence[object], fields: tuple[object, ...]) -> Any:

@@ -1,0 +1,135 @@
+"""A field filter whose vector only a group-by without groups reads, grouping as it filters.
+
+`(->> coll (filter #(= (:f %) "lit")) (group-by :k) (map (fn [[k vs]] ... (map :v vs))))`:
+the lowering turns the `group-by` into `rt_group_columns(:k, xs, :v)` (or `group_vals`,
+`group_counts`: `builtins.grouped`), and the filter into `rt_filter_field`, whose vector
+`xs` that helper alone reads. Over a record list (`ptc_runtime.records`) the two passes
+read the same maps twice: the filter every item's `"f"`, the grouping the kept items'
+`"k"` and `"v"`, by then out of the processor's cache. `filter_groups` (the lowering calls
+it in place of `filter_field` there, with the key fn and fields) reads all three while
+the map is in the cache, and hands on the grouping's stand-ins (`grouped.Prefiltered`)
+instead of the vector.
+
+The same result, errors and steps: the steps are pulled as `filter_field` pulls them
+(`fieldfilter.fuel_parts`: one per element, the same chunks, failing at the same
+element), and what runs per part cannot fail or have effects: the test is `filter_field`'s
+on a record list (`x.get("f") == lit`), the reads of a kept map are `_record_groups`'
+(`grouped`: the string spelling, which is the flexible read in a record list). Where
+those give up (a map without `"k"` or `"v"`, an unhashable key, keys that `group-by`
+would store otherwise: `grouped.raw_keys`) the rest of the parts only take their steps,
+and the vector is made as `filter_field` makes it, for the general grouping. Anything
+else (no record list, a key fn that is no keyword, several fields, a literal that is no
+string) is `filter_field` itself.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, Final
+
+from ptc_runtime import context
+from ptc_runtime.builtins.grouped import Prefiltered, raw_keys
+from ptc_runtime.collections import seq_items
+from ptc_runtime.fieldfilter import (
+    calling_module,
+    filter_items,
+    fuel_parts,
+    matching_records,
+)
+from ptc_runtime.records import add_derived, is_records
+from ptc_runtime.values import Keyword
+
+
+def filter_groups(
+    coll: object,
+    k: object,
+    name: str,
+    lit: object,
+    keep_equal: bool,
+    fuel: context.Fuel,
+    credit: context.Credit,
+    keyfn: object,
+    *fields: object,
+) -> tuple[context.Fuel, object]:
+    """`filter_field(coll, k, name, lit, keep_equal, fuel, credit)` whose vector is read
+    only by `group_columns(keyfn, vector, *fields)` (or `group_vals`, `group_counts`):
+    the fuel chunk to go on with and that vector, or, over a record list, the grouping's
+    stand-ins made in the filter's pass (see the module docstring)."""
+    items = seq_items(coll, "for")
+    module = calling_module(fuel)
+    if not (
+        type(lit) is str
+        and type(keyfn) is Keyword
+        and len(fields) <= 1
+        and all(type(f) is Keyword for f in fields)
+        and "-" not in name
+        and is_records(items)
+    ):
+        return filter_items(items, k, name, lit, keep_equal, module, credit)
+    key = keyfn.name
+    groups: defaultdict[object, Any]
+    if fields:
+        field = fields[0].name  # type: ignore[attr-defined]
+        groups = defaultdict(list)
+        split: _Split = _COLUMNS[keep_equal]
+    else:
+        field = ""
+        groups = defaultdict(int)
+        split = _COUNTS[keep_equal]
+    grouped = True
+    for part in fuel_parts(items, module, credit):
+        if grouped:
+            try:
+                split(part, name, lit, key, field, groups)
+            except (KeyError, TypeError):  # a missing key or field, an unhashable key
+                grouped = False
+    fuel = module["FUEL"]
+    vector = partial(_vector, items, name, lit, keep_equal)
+    if grouped and raw_keys(groups):
+        return fuel, Prefiltered(groups, keyfn, fields, vector)
+    return fuel, vector()
+
+
+def _vector(items: Sequence[object], name: str, lit: object, keep_equal: bool) -> list[object]:
+    """`filter_field`'s vector of the record list `items` (its steps taken already)."""
+    out = matching_records(items, name, lit, keep_equal)
+    add_derived(out)  # the same maps: a record list too
+    return out
+
+
+#: Groups the kept maps of a part: (part, name, lit, key, field, groups).
+_Split = Callable[[Any, str, object, str, str, Any], None]
+
+
+def _columns_equal(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
+    # plain loops: a dict subscript is specialized, `itemgetter` has no vectorcall (3.11)
+    for x in part:
+        if x.get(name) == lit:
+            groups[x[key]].append(x[field])
+
+
+def _columns_other(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
+    for x in part:
+        if x.get(name) != lit:
+            groups[x[key]].append(x[field])
+
+
+def _counts_equal(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
+    for x in part:
+        if x.get(name) == lit:
+            groups[x[key]] += 1
+
+
+def _counts_other(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
+    for x in part:
+        if x.get(name) != lit:
+            groups[x[key]] += 1
+
+
+#: By `keep_equal`: the split of one field's columns, and of counts (no field).
+_COLUMNS: Final[dict[bool, _Split]] = {True: _columns_equal, False: _columns_other}
+_COUNTS: Final[dict[bool, _Split]] = {True: _counts_equal, False: _counts_other}
+
+HELPERS: Final[dict[str, Any]] = {"rt_filter_groups": filter_groups}
