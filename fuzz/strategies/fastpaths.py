@@ -313,6 +313,15 @@ class Gen:
             ]
         )
 
+    def record_maps(self) -> str:
+        """A map built from host records' fields (`assoc_fields._record_map`): keys of
+        every kind, true next to 1, `_` and `-` twins, missing fields."""
+        read_k = self.pick(["(:h x)", "(get x :h)", "(:h x)", "(:h x)", "(:s x)", "(:g x)"])
+        read_v = self.pick(["(:f x)", "(get x :h)", "x", "(:a x)"])
+        coll = self.pick(["data/xs", "data/xs", "data/xs", self.coll()])
+        r = f"(reduce (fn [m x] (assoc m {read_k} {read_v})) {{}} {coll})"
+        return self.pick([r, f"(count {r})", f"(let [r {r}] [(count r) (get r 1) (get r true) r])"])
+
     def holder(self) -> str:
         """A value read by constant keys: maps holding several spellings of one name
         (built by the program), persistent maps, host data, and values that are no map."""
@@ -442,6 +451,7 @@ class Gen:
         kinds = [self.filter_, self.group, self.get_in, self.str_, self.frequencies]
         kinds += [self.arith, self.sort, self.reduce, self.reduce, self.misc]
         kinds += [self.reads, self.reads, self.group_vals, self.group_vals]
+        kinds += [self.record_maps, self.record_maps]
         kinds += [self.kept_groups]
         kinds += [self.str_fields]
         kinds += [self.path_maps, self.path_maps]
@@ -457,7 +467,18 @@ def host_items(rnd: random.Random, n: int) -> list[Any]:
         for k in rnd.sample(["s", "g", "f", "a", "a_b", "a-b"], rnd.randint(0, 4)):
             d[k] = rnd.choice([None, True, 1, 2.5, "a", "b", [1], {"s": "a"}, i % 7])
         out.append(d if rnd.random() >= odd else rnd.choice([None, 3, "s", [1, 2]]))
+    # mostly a field "h" of hashable values (map keys: `assoc_fields._record_map`) from
+    # one of three pools: strings without `_`, numbers next to booleans, all of them
+    extra = random.Random(rnd.random())
+    if extra.random() < 0.75:
+        pool = extra.choice([HASHABLE[:4], HASHABLE[4:11], HASHABLE[4:11], HASHABLE])
+        for d in out:
+            if type(d) is dict and extra.random() < 0.97:
+                d["h"] = extra.choice(pool)
     return out
+
+
+HASHABLE: list[Any] = ["a", "b", "a-b", "", None, True, False, 0, 1, 1.0, -0.0, "a_b", 2.5]
 
 
 def _outcome(src: str, data: dict[str, Any], max_steps: int, steps: bool) -> str:
