@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import sys
+from itertools import islice
 from typing import Final, cast
 
 from ptc_runtime.builtins.grouped import pluck
@@ -220,17 +222,27 @@ def _sum_numbers(a: object, b: object) -> int | float | None:
     if not kinds <= _NUMBER_TYPES:
         return None
     try:
-        # functools.reduce(operator.add): left to right like the fold (sum() compensates
-        # float rounding on Python 3.12+, which would change results).
+        # left to right like the fold: `sum` where it folds (`_SUM_FOLDS`), else
+        # functools.reduce(operator.add); started with the first item, not 0 (`0 + -0.0`
+        # is `0.0`)
         numbers = cast("list[int | float]", items)  # element types checked above
         if start is not None:
-            return functools.reduce(operator.add, numbers, cast("int | float", start))
+            first = cast("int | float", start)
+            if _SUM_FOLDS:
+                return sum(numbers, first)
+            return functools.reduce(operator.add, numbers, first)
+        if _SUM_FOLDS:
+            return sum(islice(numbers, 1, None), numbers[0])
         return functools.reduce(operator.add, numbers)
     except OverflowError:  # an int too large for float arithmetic: let the fold decide
         return None
 
 
 _NUMBER_TYPES = frozenset({int, float})
+#: Before 3.12 `sum` adds exact ints and floats as a left fold does, one `+` at a time
+#: with the same rounding, in a third of `functools.reduce`'s time; from 3.12 on it
+#: compensates float rounding (another result). As `grouped.sum_column`.
+_SUM_FOLDS: Final = sys.version_info < (3, 12)
 
 
 @declare(
