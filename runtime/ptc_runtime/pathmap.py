@@ -126,13 +126,34 @@ class _Paths:
     """The path reads of one call: the map at the end of the constant keys the path
     starts with (`head`), the read of the rest for one element (`one`), and the memo."""
 
-    __slots__ = ("args", "head", "memo", "places", "read_rest", "seen", "single", "trial")
+    __slots__ = (
+        "args",
+        "head",
+        "inner",
+        "memo",
+        "places",
+        "read_rest",
+        "seen",
+        "single",
+        "trial",
+    )
 
     def __init__(self, m: object, path: tuple[object, ...], slots: tuple[int, ...]) -> None:
         lead = slots[0]
         self.head = get_in(m, list(path[:lead])) if lead else m
         rest = path[lead:]
+        # a memo saves the walk of two levels or more; one level is a probe either way
+        self.memo: dict[Any, object] | None = {} if len(rest) > 1 else None
         self.single = len(slots) == 1
+        # several fields: the path up to the last one is read by `inner` (with its memo,
+        # by the other fields: elements the memo here misses often share it), the rest
+        # from there (a path read is its prefix's read, then the rest's)
+        self.inner: _Paths | None = None
+        if not self.single:
+            cut = slots[-1] - lead
+            self.inner = _Paths(self.head, rest[:cut], tuple(s - lead for s in slots[:-1]))
+            rest = rest[cut:]
+            slots = (lead,)
         # the rest as `lookup.get_path1` .. `get_path5` take it (each key followed by the
         # name of a constant keyword without `-`, else None), or `get_path`'s keys; the
         # fields go to `places`
@@ -148,27 +169,40 @@ class _Paths:
             args = list(rest)
             self.places = tuple(s - lead for s in slots)
         self.args = args
-        # a memo saves the walk of two levels or more; one level is a probe either way
-        self.memo: dict[Any, object] | None = {} if len(rest) > 1 else None
         self.seen = 0  # elements read while the memo is on trial
         self.trial = 0  # of those, the ones it missed
 
     def one(self, key: Any) -> object:
         """The path read for an element whose field values are `key`."""
         args = self.args.copy()
-        if self.single:
+        inner = self.inner
+        if inner is None:
             args[self.places[0]] = key
-        else:
-            for p, v in zip(self.places, key, strict=True):
-                args[p] = v
-        return self.read_rest(self.head, *args)
+            return self.read_rest(self.head, *args)
+        args[0] = key[-1]
+        return self.read_rest(inner.value(key[:-1] if len(key) > 2 else key[0]), *args)
+
+    def value(self, key: Any) -> object:
+        """`one(key)` through the memo."""
+        memo = self.memo
+        if memo is None:
+            return self.one(key)
+        try:
+            v = memo.get(key, _MISS)
+        except TypeError:  # a collection: no memo key
+            return self.one(key)
+        if v is _MISS:
+            v = self.one(key)
+            if self.exact(key):
+                memo[key] = v
+        return v
 
     def read(self, keys: list[Any]) -> list[object]:
         """The path reads for the elements whose field values are `keys`."""
         memo = self.memo
         if memo is None:
             head = self.head
-            if type(head) is dict and len(self.args) == 2:
+            if type(head) is dict and len(self.args) == 2 and self.inner is None:
                 # `(get m (:k x))`: `get_path1`'s exact probe, taken unless the key is
                 # a boolean; anything else reads flexibly
                 get = head.get
