@@ -70,8 +70,13 @@ def _both(src: str, data: dict[str, Any], budget: int, monkeypatch: pytest.Monke
     assert got == want, (src, budget)
 
 
+@pytest.mark.parametrize("at_once", [assoc_fields._AT_ONCE, 0, 300])
 @pytest.mark.parametrize("seed", range(8))
-def test_record_maps_agree_with_the_loop(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_record_maps_agree_with_the_loop(
+    seed: int, at_once: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # short lists: every step pulled first; longer ones (`_AT_ONCE`): part by part
+    monkeypatch.setattr(assoc_fields, "_AT_ONCE", at_once)
     rnd = random.Random(seed)
     for i in range(25):
         n = rnd.choice([16, 40, 300, 5000, 12000])
@@ -135,10 +140,35 @@ def test_plain_keys() -> None:
     assert not plain({"a": 1, (1,): 2})
 
 
-def test_a_budget_out_inside_the_second_comprehension(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("at_once", [assoc_fields._AT_ONCE, 0])
+def test_a_budget_out_inside_the_second_comprehension(
+    at_once: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the first comprehension stops at the first int key, well inside the loop; the
     # second one runs out of steps later: the error and count of the loop
+    monkeypatch.setattr(assoc_fields, "_AT_ONCE", at_once)
     xs = [{"k": f"s{i}", "v": i} for i in range(3000)] + [{"k": i, "v": i} for i in range(3000)]
     src = "(reduce (fn [m x] (assoc m (:k x) (:v x))) {} data/xs)"
     for budget in (2999, 3000, 3001, 4500, 6000, 6001):
         _both(src, {"xs": xs}, budget, monkeypatch)
+
+
+def test_a_long_list_is_read_part_by_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    # over `_AT_ONCE` elements: a budget that runs out in the middle stops the
+    # comprehension there (its part's elements read, no later one)
+    read: list[int] = []
+    n = assoc_fields._AT_ONCE + 5000
+    xs = [{"k": f"s{i}", "v": i} for i in range(n)]
+    src = "(count (reduce (fn [m x] (assoc m (:k x) (:v x))) {} data/xs))"
+    assert outcome(src, data={"xs": xs}) == f"steps {n} output '' ok {n}"
+    real = assoc_fields._pulled_parts
+
+    def parts(*args: Any) -> Any:
+        for c in real(*args):
+            read.append(c)
+            yield c
+
+    monkeypatch.setattr(assoc_fields, "_pulled_parts", parts)
+    got = outcome(src, data={"xs": xs}, max_steps=20_000)
+    assert got.startswith("steps 20001 output '' error timeout step_limit_exceeded"), got
+    assert sum(read) == 20_000 and len(read) > 3  # stopped in the loop, part by part
