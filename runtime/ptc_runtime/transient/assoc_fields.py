@@ -1,5 +1,6 @@
 """`(reduce (fn [m x] (assoc m (:k x) (:v x))) {} coll)` as one call
-(`rt_t_assoc_fields`): the loop's steps and `t_assoc1`'s writes, a part at a time.
+(`rt_t_assoc_fields`): the loop's steps and `t_assoc1`'s writes, a part at a time, or
+over a record list one dict comprehension (`_record_map`).
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ def t_assoc_fields(
     Each element costs the step the loop pulls for it, taken from the same chunks in
     the same order (`fieldfilter.fuel_parts`); the keyword reads (`rt.kfield`) and the
     `assoc` into a map cannot fail or have effects, so running them a part at a time
-    changes nothing. On a record list the whole map is first built by one comprehension
-    (`_record_map`), kept when its keys show that plain stores did what `t_assoc1` does.
+    (or after all the steps) changes nothing. On a record list the whole map is first
+    built by a comprehension (`_record_map`), kept when its keys show that plain stores
+    did what `t_assoc1` does.
     Otherwise (and for the elements that one pulled the steps of, when it gives up) a
     part whose keys are all strings without `_` going into the plain map (see `Owned`)
     is one `dict.update`: there a new key needs no one-logical-key search and an
