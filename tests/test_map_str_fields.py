@@ -85,15 +85,37 @@ def _body(rnd: random.Random, x: str) -> str:
     return f"(str {' '.join(parts)})"
 
 
+def _pattern_body(rnd: random.Random) -> tuple[str, str]:
+    """A `{:keys [...]}` pattern (or `{s :s}`) and a `str` of the names it binds."""
+    names = rnd.sample(["s", "g", "f", "a", "z"], rnd.randint(1, 4))
+    if rnd.random() < 0.8:
+        pattern = f"{{:keys [{' '.join(names)}]}}"
+    else:
+        pattern = "{" + " ".join(f"{n} :{n}" for n in names) + "}"
+    parts = []
+    for _ in range(rnd.randint(1, 4)):
+        if rnd.random() < 0.4:
+            parts.append(rnd.choice(['"-"', '","', '"%"', '""']))
+        parts.append(rnd.choice(names))
+    return pattern, f"(str {' '.join(parts)})"
+
+
 def _program(rnd: random.Random) -> str:
     coll = rnd.choice(["data/xs"] * 6 + ["data/m", "data/n", "data/str", "(:xs data/w)"])
     kind = rnd.random()
-    if kind < 0.4:
+    pattern, text = _pattern_body(rnd)
+    if kind < 0.25:
         call = f"(map #{_body(rnd, '%')}\n  {coll})"
-    elif kind < 0.7:
+    elif kind < 0.45:
         call = f"(mapv (fn [x] {_body(rnd, 'x')})\n  {coll})"
-    else:
+    elif kind < 0.6:
         call = f"(for [x {coll}]\n  {_body(rnd, 'x')})"
+    elif kind < 0.75:  # the element destructured by a map pattern
+        call = f"(map (fn [{pattern}]\n  {text}) {coll})"
+    elif kind < 0.9:
+        call = f"(for [{pattern} {coll}]\n  {text})"
+    else:
+        call = f"(mapv #(let [{pattern} %]\n  {text}) {coll})"
     shape = rnd.choice(
         [
             "{}",
@@ -212,6 +234,60 @@ def test_one_odd_value_among_plain_ones(
             _agree(src + f" ; {field}", {"xs": xs}, 10**6, monkeypatch)
 
 
+@pytest.mark.parametrize("at", [0, 5, 50, 51, 4000])
+@pytest.mark.parametrize("odd", [[1, 2], 7, "s", None, keyword("k")], ids=repr)
+def test_a_pattern_error_comes_at_its_element(
+    at: int, odd: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an element no map pattern may read: destructure_error at the pattern, after `at` + 1
+    # steps (nil reads as an empty map)
+    xs: list[Any] = [{"s": f"v{i}", "g": i} for i in range(5000)]
+    xs[at] = odd
+    src = '(count\n  (map (fn [{:keys [g s]}]\n   (str s "," g)) data/xs))'
+    for steps in (at, at + 1, 10**7):
+        if steps:
+            _agree(src + f" ; {steps}", {"xs": xs}, steps, monkeypatch)
+    res = run(src, data={"xs": xs}, timeout_ms=None)
+    if odd is None:
+        assert res.ok and res.value == 5000
+    else:
+        assert res.error is not None and res.error.code == "destructure_error"
+        assert (res.error.line, res.error.column, res.steps) == (2, 13, at + 1)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        '(mapv (fn [{:keys [s g]}] (str s ": " g)) data/xs)',
+        '(for [{:keys [s g]} data/xs] (str s "-" g "-" s))',
+        "(map #(let [{:keys [s]} %] (str s)) data/xs)",
+        '(map (fn [{s :s g :g}] (str s "," g)) data/xs)',
+    ],
+)
+def test_the_rule_applies_to_a_map_pattern(src: str) -> None:
+    assert "rt_map_str_fields_ds(" in ptc_compiler.compile(src).python_source
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "(map (fn [{:keys [s] :as p}] (str s)) data/xs)",  # :as
+        "(map (fn [{:keys [s] :or {s 1}}] (str s)) data/xs)",  # :or
+        "(map (fn [{:keys [a-b]}] (str a-b)) data/xs)",  # a `-` name
+        "(map (fn [{:strs [s]}] (str s)) data/xs)",  # a string key
+        "(map (fn [[s g]] (str s g)) data/xs)",  # a vector pattern
+        "(map (fn [{{t :t} :s}] (str t)) data/xs)",  # nested
+        "(for [{:keys [s]} data/xs :let [t 1]] (str s t))",
+        "(for [{:keys [s]} data/xs :when s] (str s))",
+        "(map (fn [x] (let [s (:s x)] (str s))) data/xs)",  # a plain let
+        "(map (fn [{:keys [s]}] (str s (:g {:g 1}))) data/xs)",
+        "(let [y {:s 1}] (map (fn [x] (let [{:keys [s]} y] (str s))) data/xs))",
+    ],
+)
+def test_other_patterns_keep_the_loop(src: str) -> None:
+    assert "rt_map_str_fields" not in ptc_compiler.compile(src).python_source
+
+
 def test_values() -> None:
     xs = [
         {"s": "a", "g": 1, "f": 2.5},
@@ -305,8 +381,8 @@ def test_a_chunk_refilled_by_another_worker_meanwhile(
     def interleaved(*args: Any) -> list[str]:
         nonlocal calls
         calls += 1
-        if calls == 2:  # the generated code's frame is two up (map_str_fields' caller)
-            _pull_like_a_worker(sys._getframe(2).f_globals, worker_steps)
+        if calls == 2:  # the generated code's frame is three up (map_str_fields' caller)
+            _pull_like_a_worker(sys._getframe(3).f_globals, worker_steps)
         return texts(*args)
 
     monkeypatch.setattr(fieldformat, "_RECORD_TEXTS", (interleaved,) * 5)

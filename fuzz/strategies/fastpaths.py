@@ -186,7 +186,22 @@ class Gen:
     def str_fields(self) -> str:
         """`(map #(str "lit" (:k %) ...) coll)` and its variants (`rt_map_str_fields`): one
         to five field reads (five, and a `-` name, keep the loop) among literals with `%`,
-        over elements of every kind (odd values: nil, booleans, collections, huge numbers)."""
+        over elements of every kind (odd values: nil, booleans, collections, huge numbers);
+        also the element destructured by `{:keys [...]}` (`rt_map_str_fields_ds`)."""
+        coll = self.pick(["data/xs", "data/xs", "data/xs", self.coll()])
+        if self.rnd.random() < 0.3:
+            names = self.rnd.sample(["s", "g", "f", "a", "z", "a-b"], self.rnd.randint(1, 3))
+            pairs = " ".join(f"{n} :{n}" for n in names)
+            pattern = self.pick([f"{{:keys [{' '.join(names)}]}}", f"{{{pairs}}}"])
+            text = " ".join(self.pick([*names, '"%"', '","']) for _ in range(3))
+            loop = self.pick(
+                [
+                    f"(map (fn [{pattern}] (str {text})) {coll})",
+                    f"(for [{pattern} {coll if coll != '5' else '(identity 5)'}] (str {text}))",
+                    f"(mapv #(let [{pattern} %] (str {text})) {coll})",
+                ]
+            )
+            return self.pick(SHAPES).format(loop)
         parts: list[str] = []
         for _ in range(self.rnd.randint(1, 5)):
             if self.rnd.random() < 0.5:
@@ -194,7 +209,6 @@ class Gen:
             k = self.pick([":s", ":g", ":f", ":a", ":z", ":a-b"])
             parts.append(self.pick([f"({k} x)", f"(get x {k})"]))
         body = f"(str {' '.join(parts)})"
-        coll = self.pick(["data/xs", "data/xs", "data/xs", self.coll()])
         loop = self.pick(
             [
                 f"(map (fn [x] {body}) {coll})",

@@ -1,7 +1,9 @@
 """A collecting loop that formats fields of its element as one call: `(map (fn [x] (str
 "id-" (:id x) ": " (:name x))) coll)`, also `mapv` and a one-binding `for`, becomes
 `FUEL, t = rt_map_str_fields(coll, 'id-%s: %s', line, column, FUEL, CREDIT, k1, k2)`
-(`ptc_runtime.fieldformat`): the same vector, errors and steps as the loop.
+(`ptc_runtime.fieldformat`): the same vector, errors and steps as the loop. The element
+may be destructured by `{:keys [...]}` (`(fn [{:keys [id name]}] (str id ": " name))`):
+`rt_map_str_fields_ds` then also makes the pattern's check.
 
 `map`/`mapv` with a literal fn reach the `for` lowering as a `for` (`rules_sequences.
 inline_hof`), so the rule looks at `ir.For` only.
@@ -13,6 +15,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ptc_compiler import ir
+from ptc_compiler.forms import Span
 from ptc_compiler.lower.ctx import CREDIT, FUEL, STORE, Lowered, at, helper, load, store
 from ptc_compiler.lower.rules_sequences import field_read
 from ptc_runtime.fastops import STR_FORMAT_LITERAL, STR_FORMAT_PARTS
@@ -25,24 +28,21 @@ if TYPE_CHECKING:
 
 def map_str_fields(e: Emitter, node: ir.For) -> Lowered | None:
     """`(for [x coll] (str ...))` (and the `map` loops) whose `str` parts are string
-    literals and field reads of `x` (see `str_fields`) as one `rt_map_str_fields` call,
-    else None.
+    literals and field reads of `x` (see `format_shape`) as one `rt_map_str_fields` call
+    (`rt_map_str_fields_ds` when `x` is destructured by a map pattern first), else None.
 
     The call takes the fuel chunk and hands back the one to go on with, so it is a
     statement `FUEL, t = ...`, stamped where the loop is (an element's step fails
-    there); the `str` call's position is passed along for the errors of `str` itself.
-    The collection is evaluated before `FUEL` is read, as the loop evaluates it.
+    there); the positions of the `str` call and of the pattern are passed along for the
+    errors of `str` and of the pattern's check. The collection is evaluated before
+    `FUEL` is read, as the loop evaluates it.
     """
-    if not node.collect or len(node.clauses) != 1:
+    shape = format_shape(node)
+    if shape is None:
         return None
+    fmt, keys, text_span, pattern_span = shape
     bind = node.clauses[0]
-    if type(bind) is not ir.ForBind:
-        return None
-    parts = str_fields(node.body, bind.ident)
-    if parts is None:
-        return None
-    fmt, keys = parts
-    span = node.body.span
+    assert type(bind) is ir.ForBind  # `format_shape` checked it
     saved = e.cx.recur
     e.cx.recur = None  # as `Emitter.for_` lowers the collection
     try:
@@ -50,30 +50,55 @@ def map_str_fields(e: Emitter, node: ir.For) -> Lowered | None:
     finally:
         e.cx.recur = saved
     t = e.cx.fresh()
-    value = helper(
-        "map_str_fields",
-        low.expr,
-        ast.Constant(fmt),
-        ast.Constant(span.line),
-        ast.Constant(span.col if span.col > 0 else 1),  # as `executor.locate` reads it
-        load(FUEL),
-        load(CREDIT),
-        *[e.const(k) for k in keys],
-    )
-    stmt = ast.Assign([ast.Tuple([store(FUEL), store(t)], STORE)], value)
+    args: list[ast.expr] = [low.expr, ast.Constant(fmt), *position(text_span)]
+    if pattern_span is not None:
+        args += position(pattern_span)
+    args += [load(FUEL), load(CREDIT), *[e.const(k) for k in keys]]
+    name = "map_str_fields" if pattern_span is None else "map_str_fields_ds"
+    stmt = ast.Assign([ast.Tuple([store(FUEL), store(t)], STORE)], helper(name, *args))
     return Lowered((*low.stmts, at(bind.span, stmt)), load(t))  # type: ignore[arg-type]
 
 
-def str_fields(body: ir.Node, param: str) -> tuple[str, tuple[Keyword, ...]] | None:
-    """`(str part ...)` whose parts are string literals (at most `STR_FORMAT_LITERAL`
-    characters) and one to `MAX_FIELDS` reads `(:k param)`/`(get param :k)` (keywords
-    without `-`): its `%` format (the literals with `%` doubled, `%s` for each read, as
-    `rules_operators.str_format` makes it) and the keywords in order; else None.
+def position(span: Span) -> list[ast.expr]:
+    """The line and column `executor.locate` gives an error raised at a node stamped with
+    `span` (see `ctx.at`)."""
+    return [ast.Constant(span.line), ast.Constant(span.col if span.col > 0 else 1)]
 
-    Such reads cannot fail and have no effects, which lets the runtime make the texts
-    apart from the elements' steps. The `str` call must carry a position (its errors are
-    stamped with it).
+
+def format_shape(node: ir.For) -> tuple[str, tuple[Keyword, ...], Span, Span | None] | None:
+    """The `%` format, the keywords read, and the positions of the `str` call and of the
+    element's map pattern (None without one) of a collecting one-binding `for` whose
+    body is `(str part ...)`, each part a string literal (at most `STR_FORMAT_LITERAL`
+    characters) or one of one to `MAX_FIELDS` reads of the element `x`: `(:k x)`,
+    `(get x :k)`, or a name a map pattern `{:keys [k ...]}` binds (`(fn [{:keys [k]}]
+    ...)`, `(for [{:keys [k]} coll] ...)`, `(let [{:keys [k]} x] ...)`); keywords
+    without `-`. Else None.
+
+    The format is the literals with `%` doubled and `%s` for each read, as
+    `rules_operators.str_format` makes it. Such reads cannot fail and have no effects,
+    which lets the runtime make the texts apart from the elements' steps; the pattern's
+    check (a map or nil) is made by the runtime where it fails. The `str` call and the
+    pattern must carry positions (their errors are stamped with them).
     """
+    if not node.collect or not 1 <= len(node.clauses) <= 2:
+        return None
+    bind, *more = node.clauses
+    if type(bind) is not ir.ForBind:
+        return None
+    body = node.body
+    bindings: tuple[tuple[str, ir.Node], ...] = ()
+    if more:
+        if type(more[0]) is not ir.ForLet:
+            return None
+        bindings = more[0].bindings
+    elif type(body) is ir.Let:
+        bindings, body = body.bindings, body.body
+    names: dict[str, Keyword] = {}  # locals the pattern binds -> their keys
+    pattern_span = None
+    if bindings:
+        pattern_span = _pattern(bindings, bind.ident, names)
+        if pattern_span is None:
+            return None
     if not (
         type(body) is ir.Call
         and type(body.fn) is ir.BuiltinRef
@@ -88,11 +113,45 @@ def str_fields(body: ir.Node, param: str) -> tuple[str, tuple[Keyword, ...]] | N
         if type(a) is ir.Const and type(a.value) is str and len(a.value) <= STR_FORMAT_LITERAL:
             fmt.append(a.value.replace("%", "%%"))
             continue
-        k = field_read(a, param)
+        k = names.get(a.ident) if type(a) is ir.Local else field_read(a, bind.ident)
         if k is None:
             return None
         fmt.append("%s")
         keys.append(k)
     if not 1 <= len(keys) <= MAX_FIELDS:
         return None
-    return "".join(fmt), tuple(keys)
+    return "".join(fmt), tuple(keys), body.span, pattern_span
+
+
+def _pattern(
+    bindings: tuple[tuple[str, ir.Node], ...], param: str, names: dict[str, Keyword]
+) -> Span | None:
+    """The position of a map pattern's check when `bindings` destructure `param` by
+    `{:keys [k ...]}` and nothing else (`(m (ds_check_map param)) (k (ds_get m :k)) ...`,
+    keywords without `-`; no `:or`, `:as` or nested pattern), filling `names`; else None.
+    """
+    (m, check), *reads = bindings
+    if not (
+        type(check) is ir.RtCall
+        and check.helper == "ds_check_map"
+        and len(check.args) == 1
+        and type(check.args[0]) is ir.Local
+        and check.args[0].ident == param
+        and check.span.line > 0
+    ):
+        return None
+    for ident, value in reads:
+        if not (
+            type(value) is ir.RtCall
+            and value.helper == "ds_get"
+            and len(value.args) == 2
+            and type(value.args[0]) is ir.Local
+            and value.args[0].ident == m
+            and type(value.args[1]) is ir.Const
+        ):
+            return None
+        k = value.args[1].value
+        if type(k) is not Keyword or "-" in k.name:
+            return None
+        names[ident] = k
+    return check.span

@@ -32,6 +32,12 @@ where the loop would, charging the element's step. The chunk is the calling modu
 Record lists (`ptc_runtime.records`) are read by the string spelling (`r.get('k')`);
 other collections as `rt.kfield` reads: a dict's keyword, then its string spelling,
 anything else through `lookup.get_flexible`.
+
+`rt_map_str_fields_ds` is the same for an element destructured by a map pattern
+(`(fn [{:keys [a b]}] (str a "," b))`): each element is checked as the pattern checks it
+(`destructure.check_map`, its error stamped with the pattern's position) before its
+text is made. A record list's maps all pass; elsewhere a stretch is done at once only
+when all its elements are exact dicts.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ from ptc_runtime.builtins.strings_core import (
     str_format,
 )
 from ptc_runtime.collections import seq_items
+from ptc_runtime.destructure import check_map, get_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.records import is_records
@@ -62,6 +69,7 @@ _left: Final = _REPEAT.__length_hint__
 #: `lookup.get_flexible`, typed for the comprehensions (whose tests narrow what they give).
 _dget: Final[Callable[..., Any]] = dict.get
 _flex: Final[Callable[..., Any]] = get_flexible
+_DICTS: Final = {dict}
 
 
 class _Odd(Exception):
@@ -87,20 +95,58 @@ def map_str_fields(
     """The vector `(map (fn [x] (str ...)) coll)` gives, where the `str` is `fmt` (its
     literals, `%` doubled, and `%s` for each field read in order) with the fields `keys`
     of each element, and the fuel chunk to continue with (see the module docstring)."""
-    items: Sequence[Any] = seq_items(coll, "for")
     module = sys._getframe(1).f_globals
     if module.get("FUEL") is not fuel:  # a direct call: the chunk is kept here
         module = {"FUEL": fuel}
+    return _map_texts(coll, fmt, (line, column), None, module, credit, keys)
+
+
+def map_str_fields_ds(
+    coll: object,
+    fmt: str,
+    line: int,
+    column: int,
+    pattern_line: int,
+    pattern_column: int,
+    fuel: context.Fuel,
+    credit: context.Credit,
+    *keys: Keyword,
+) -> tuple[context.Fuel, list[str]]:
+    """`map_str_fields` where each element is first destructured by a map pattern
+    `{:keys [...]}` (`(fn [{:keys [a b]}] (str a "," b))`): `destructure.check_map`
+    (a map or nil, else its error at the pattern's position), then the reads of
+    `destructure.get_key`, which on a dict are `rt.kfield`'s."""
+    module = sys._getframe(1).f_globals
+    if module.get("FUEL") is not fuel:  # a direct call: the chunk is kept here
+        module = {"FUEL": fuel}
+    pattern = (pattern_line, pattern_column)
+    return _map_texts(coll, fmt, (line, column), pattern, module, credit, keys)
+
+
+def _map_texts(
+    coll: object,
+    fmt: str,
+    at: tuple[int, int],
+    pattern: tuple[int, int] | None,
+    module: dict[str, Any],
+    credit: context.Credit,
+    keys: tuple[Keyword, ...],
+) -> tuple[context.Fuel, list[str]]:
+    items: Sequence[Any] = seq_items(coll, "for")
     names = tuple(k.name for k in keys)
     pieces = _literal_pieces(fmt)  # the text around each `%s`
     fast: Texts | None = None
+    records = is_records(items)
     if _ints_fit(fmt, len(keys)):
-        if is_records(items):
+        if records:
             fast = _RECORD_TEXTS[len(keys)]
         else:
             fast = _TEXTS[len(keys)]
             if type(items) is not list:  # slicing a vector per stretch would copy it
                 items = list(items)
+    # a pattern's check passes every map of a record list; elsewhere only a stretch of
+    # exact dicts (whose reads `_TEXTS` makes as `get_key` does) is done at once
+    checked = pattern is not None and not records
     out: list[str] = []
     n = len(items)
     i = 0
@@ -110,8 +156,11 @@ def map_str_fields(
         stop = i + 1
         if left and fast is not None:
             j = i + left if left < n - i else n
+            part = items[i:j] if i or j < n else items
             try:
-                texts = fast(items[i:j] if i or j < n else items, pieces, keys, names)
+                if checked and set(map(type, part)) != _DICTS:
+                    raise _Odd
+                texts = fast(part, pieces, keys, names)
             except (_Odd, ValueError):  # ValueError: an int over the digit limit
                 stop = j
             else:
@@ -125,9 +174,18 @@ def map_str_fields(
                 module["FUEL"] = context.current().refill(fuel, credit)
             x = items[i]
             try:
-                out.append(str_format(fmt, *[get_flexible(x, k) for k in keys]))
+                if pattern is None:
+                    parts = [get_flexible(x, k) for k in keys]
+                else:
+                    try:
+                        x = check_map(x)
+                    except PtcError as err:  # where the loop raises it: at the pattern
+                        err.at(*pattern)
+                        raise
+                    parts = [get_key(x, k) for k in keys]
+                out.append(str_format(fmt, *parts))
             except PtcError as err:  # where the loop raises it: at the `str` call
-                err.at(line, column)
+                err.at(*at)
                 raise
             i += 1
     return module["FUEL"], out
@@ -323,4 +381,7 @@ _TEXTS: Final[tuple[Texts, ...]] = (_texts1, _texts1, _texts2, _texts3, _texts4)
 MAX_FIELDS: Final = 4
 
 
-HELPERS: Final[dict[str, Any]] = {"rt_map_str_fields": map_str_fields}
+HELPERS: Final[dict[str, Any]] = {
+    "rt_map_str_fields": map_str_fields,
+    "rt_map_str_fields_ds": map_str_fields_ds,
+}
