@@ -315,3 +315,24 @@ def test_fields_of_either_spelling_over_string_keys(values: tuple[str, str]) -> 
         got = _outcome(inline, data, budget)
         assert got == _outcome(plain, data, budget), budget
     assert data == before
+
+
+@pytest.mark.parametrize("late", [0.5, "s", None])
+@pytest.mark.parametrize("split", [51, 152, 353, 754])
+def test_a_part_adding_another_kind_is_not_added_bare(late: Any, split: int) -> None:
+    # a record list: a part whose walks are all memoized streams its keys (`streamed`),
+    # but only adds bare where the numbers added are of the leaves' kind: here the
+    # later amounts are floats (an int too large for floats is a leaf: Python's `+`
+    # fails there, where `+` gives ##Inf), or no numbers at all; the change of kind
+    # falls on the first element of a part for some `split` (parts of 50, 1, 100, 1,
+    # 200, ... elements while the fuel chunks grow)
+    rnd = random.Random(5)
+    events = [{"p": rnd.choice(["x", "y"]), "v": 1} for _ in range(split)]
+    events += [{"p": rnd.choice(["x", "y"]), "v": late} for _ in range(900 - split)]
+    data = {"events": events, "m": {"a": {"x": {"n": 10**400, "k": 0}, "y": {"n": 0, "k": 0}}}}
+    body = "(-> t (update-in [:a (:p e) :n] + (:v e)) (update-in [:a (:p e) :k] inc))"
+    inline = f"(reduce (fn [t e] {body}) data/m data/events)"
+    plain = f"(let [f (fn [t e] {body})] (reduce f data/m data/events))"
+    got = _outcome(inline, data, 10**6)
+    assert got == _outcome(plain, data, 10**6)
+    assert "internal_error" not in got, got

@@ -86,7 +86,7 @@ def map_path(
     reader = _Fields(fields, names, is_records(items))
     out: list[object] = []
     for part in fuel_parts(items, module, credit):
-        out += paths.read(reader.keys(part))
+        out += paths.read_part(part, reader)
     return module["FUEL"], out
 
 
@@ -196,6 +196,23 @@ class _Paths:
             if self.exact(key):
                 memo[key] = v
         return v
+
+    def read_part(self, part: Sequence[Any], fields: _Fields) -> list[object]:
+        """The path reads for the elements of `part`."""
+        memo = self.memo
+        getter = fields.getter
+        if memo is not None and getter is not None:
+            # every key memoized: the field values streamed into the lookups (the keys
+            # are not kept: a list of them costs as much again)
+            try:
+                out = list(map(memo.__getitem__, map(getter, part)))
+            except (KeyError, TypeError):  # a field missing, a key not memoized
+                pass
+            else:
+                if self.seen < _MEMO_TRIAL:
+                    self.seen += len(out)
+                return out
+        return self.read(fields.keys(part))
 
     def read(self, keys: list[Any]) -> list[object]:
         """The path reads for the elements whose field values are `keys`."""

@@ -143,6 +143,7 @@ class _FieldsRun:
         "done",
         "epoch",
         "heads",
+        "hits",
         "kinds",
         "kws",
         "m",
@@ -175,6 +176,7 @@ class _FieldsRun:
         self.memos: list[dict[Any, tuple[Any, ...]]] = [{} for _ in range(groups)]
         # the walks `prewalks` shares: by the fields but the last of the one group
         self.heads: dict[Any, tuple[Any, bool]] = {}
+        self.hits: list[Any] = []  # the memoized walks of a part (`streamed`)
         self.walked = m
         self.cols: list[list[Any] | None] = []
         self.size = 0
@@ -235,14 +237,20 @@ class _FieldsRun:
         such an addition keeps the leaf's type, so the leaves stay what was checked, and
         it cannot fail. Each leaf still gets its numbers in element order. Elements
         after a stretch run one at a time (`one_by_one`), for a while."""
-        keys = self.keys(group[1])
         cols = [self.deltas(u) for u in group[2]]
         kinds: list[type | None] = []
         for col, d in cols:
             kind = type(d) if col is None else _uniform(col)
             kinds.append(kind if kind is int or kind is float else None)
-        n = len(keys)
         get = self.memos[0].get
+        if self.streamed(group[1], kinds, get) and self.bare(
+            (), self.hits, cols, kinds, 0, self.size
+        ):
+            # every walk memoized, its leaves of the kinds added: one stretch, the keys
+            # streamed into the lookups (a list of them costs as much again)
+            return
+        keys = self.keys(group[1])
+        n = len(keys)
         try:
             hits = list(map(get, keys)) if None not in kinds else None
         except TypeError:  # a collection as a key: never memoized
@@ -277,6 +285,25 @@ class _FieldsRun:
                 stop = min(n, max(end, pos + _ONE_BY_ONE))
                 self.one_by_one(0, group, keys, cols, pos, stop)
                 pos = stop
+
+    def streamed(
+        self, fidx: tuple[int, ...], kinds: list[type | None], get: Callable[[Any], Any]
+    ) -> bool:
+        """Whether the memo keys of the part's elements (a record list's, read straight
+        from the maps) all have memoized walks whose leaves hold `kinds` (see `bare`);
+        those walks are then `hits`."""
+        if not self.records or not fidx or None in kinds or self.mixed:
+            return False
+        if self.kinds != tuple(kinds) or any(self.cols[f] is not None for f in fidx):
+            return False
+        try:
+            hits = list(map(get, map(itemgetter(*(self.names[f] for f in fidx)), self.part)))
+        except (KeyError, TypeError):  # a field missing, a collection as a key
+            return False
+        if None in hits:
+            return False
+        self.hits = hits
+        return True
 
     def bare(
         self,
