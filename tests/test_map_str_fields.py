@@ -413,3 +413,20 @@ def test_the_benchmark_shape_reads_a_record_list(monkeypatch: pytest.MonkeyPatch
     assert set(used) == {"_RECORD_TEXTS"}
     res = run(src, data={"xs": [*xs, None]})
     assert set(used) == {"_RECORD_TEXTS", "_TEXTS"}
+
+
+def test_a_record_without_a_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a record list read by subscripts: the first record without a field sends the rest
+    # to the reads of any dicts, where the field is nil (the same text as the loop's)
+    used: list[str] = []
+    for name in ("_RECORD_TEXTS", "_TEXTS"):
+        table = getattr(fieldformat, name)
+        monkeypatch.setattr(fieldformat, name, tuple(_recording(f, used, name) for f in table))
+    xs: list[dict[str, Any]] = [{"sku": f"k{i}", "qty": i} for i in range(3000)]
+    del xs[2500]["qty"]
+    src = '(vec (map #(str (:sku %) "," (:qty %)) data/xs))'
+    res = run(src, data={"xs": xs}, timeout_ms=None)
+    want = [f"k{i},{i}" if i != 2500 else "k2500," for i in range(3000)]
+    assert res.ok and res.value == want
+    assert "_TEXTS" in used and used.index("_TEXTS") > 0  # after the records' reads
+    _agree(src + " ;", {"xs": xs}, 10**6, monkeypatch)
