@@ -336,3 +336,27 @@ def test_a_part_adding_another_kind_is_not_added_bare(late: Any, split: int) -> 
     got = _outcome(inline, data, 10**6)
     assert got == _outcome(plain, data, 10**6)
     assert "internal_error" not in got, got
+
+
+@pytest.mark.parametrize("stores", [8, 60])
+def test_walks_first_taken_in_later_parts(stores: int) -> None:
+    # many keys: parts after the first keep taking walks for the first time, memoized
+    # ahead for their elements only (`streamed`), then added bare with the rest
+    rnd = random.Random(stores)
+    regions = [f"r{i}" for i in range(12)]
+    names = [f"s{i}" for i in range(stores)]
+    tree = {
+        "regions": {r: {"stores": {s: {"sales": 0, "orders": 0} for s in names}} for r in regions}
+    }
+    events = [
+        {"region": rnd.choice(regions), "store": rnd.choice(names), "amount": rnd.randrange(1, 99)}
+        for _ in range(3000)
+    ]
+    data = {"tree": tree, "events": events}
+    plain = TREE_UPDATE.replace("(reduce (fn [t e]", "(let [f (fn [t e]").replace(
+        "  data/tree data/events)", "] (reduce f data/tree data/events))"
+    )
+    before = copy.deepcopy(data)
+    for budget in (10**6, 1700):
+        assert _outcome(TREE_UPDATE, data, budget) == _outcome(plain, data, budget), budget
+    assert data == before

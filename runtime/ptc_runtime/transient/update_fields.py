@@ -243,9 +243,7 @@ class _FieldsRun:
             kind = type(d) if col is None else _uniform(col)
             kinds.append(kind if kind is int or kind is float else None)
         get = self.memos[0].get
-        if self.streamed(group[1], kinds, get) and self.bare(
-            (), self.hits, cols, kinds, 0, self.size
-        ):
+        if self.streamed(group, kinds, get) and self.bare((), self.hits, cols, kinds, 0, self.size):
             # every walk memoized, its leaves of the kinds added: one stretch, the keys
             # streamed into the lookups (a list of them costs as much again)
             return
@@ -287,21 +285,40 @@ class _FieldsRun:
                 pos = stop
 
     def streamed(
-        self, fidx: tuple[int, ...], kinds: list[type | None], get: Callable[[Any], Any]
+        self, group: FieldGroup, kinds: list[type | None], get: Callable[[Any], Any]
     ) -> bool:
         """Whether the memo keys of the part's elements (a record list's, read straight
-        from the maps) all have memoized walks whose leaves hold `kinds` (see `bare`);
-        those walks are then `hits`."""
+        from the maps) all have memoized walks whose leaves hold `kinds` (see `bare`),
+        once the walks first taken in the part are memoized ahead (`prewalks`, for
+        their elements only); those walks are then `hits`."""
+        fidx = group[1]
         if not self.records or not fidx or None in kinds or self.mixed:
             return False
         if self.kinds != tuple(kinds) or any(self.cols[f] is not None for f in fidx):
             return False
+        getter = itemgetter(*(self.names[f] for f in fidx))
+        part = self.part
         try:
-            hits = list(map(get, map(itemgetter(*(self.names[f] for f in fidx)), self.part)))
+            hits = list(map(get, map(getter, part)))
         except (KeyError, TypeError):  # a field missing, a collection as a key
             return False
         if None in hits:
-            return False
+            missing: list[int] = []
+            i = -1
+            while True:
+                try:
+                    i = hits.index(None, i + 1)
+                except ValueError:
+                    break
+                missing.append(i)
+            epoch = self.epoch
+            self.prewalks(group, dict.fromkeys(getter(part[i]) for i in missing))
+            if self.epoch != epoch:  # walks were dropped
+                return False
+            for i in missing:
+                hits[i] = get(getter(part[i]))
+            if None in hits:
+                return False
         self.hits = hits
         return True
 
