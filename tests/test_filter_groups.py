@@ -24,6 +24,8 @@ from tests.test_field_filter import _pull_like_a_worker as pull_like_a_worker
 
 SUMS = """(->> data/xs (filter #(= (:s %) "a")) (group-by :g)
   (map (fn [[g vs]] [g (reduce + (map :v vs))])))"""
+#: the group counted too: columns, not sums (`rt_filter_groups`, not `rt_filter_sums`)
+COLUMNS = SUMS.replace("[g (reduce", "[g (count vs) (reduce")
 
 
 def _source(src: str) -> str:
@@ -44,7 +46,8 @@ def _source(src: str) -> str:
 )
 def test_the_rule_applies(src: str) -> None:
     code = _source(src)
-    assert "rt_filter_groups(" in code and "rt_filter_field" not in code
+    assert "rt_filter_groups(" in code or "rt_filter_sums(" in code
+    assert "rt_filter_field" not in code
 
 
 @pytest.mark.parametrize(
@@ -68,7 +71,8 @@ def test_the_rule_applies(src: str) -> None:
     ],
 )
 def test_the_rule_does_not_apply(src: str) -> None:
-    assert "rt_filter_groups" not in _source(src)
+    code = _source(src)
+    assert "rt_filter_groups" not in code and "rt_filter_sums" not in code
 
 
 def _records(n: int, **extra: Any) -> list[dict[str, Any]]:
@@ -80,6 +84,7 @@ def _records(n: int, **extra: Any) -> list[dict[str, Any]]:
     return xs
 
 
+@pytest.mark.parametrize("src", [SUMS, COLUMNS])
 @pytest.mark.parametrize(
     ("change", "in_one_pass"),
     [
@@ -89,11 +94,12 @@ def _records(n: int, **extra: Any) -> list[dict[str, Any]]:
         ("unhashable", False),  # a vector key: group-by's own way
         ("one", False),  # 1 next to a boolean key would join it in a dict
         ("skipped", True),  # a map the filter drops may lack them
+        ("boolean", "columns"),  # a boolean value: a column holds it, a sum may not
         ("not records", False),  # an item that is no map: no record list
     ],
 )
 def test_groups_in_the_filters_pass(
-    change: str | None, in_one_pass: bool, monkeypatch: pytest.MonkeyPatch
+    src: str, change: str | None, in_one_pass: bool | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     xs: list[Any] = _records(3000)
     if change == "no key":
@@ -106,46 +112,60 @@ def test_groups_in_the_filters_pass(
         xs[30]["g"], xs[33]["g"] = 1, True
     elif change == "skipped":
         xs[31] = {"s": "b"}
+    elif change == "boolean":
+        xs[33]["v"] = True
     elif change == "not records":
         xs[2999] = None
-    handed: list[object] = []
-    real = grouped._stand_ins_of
-
-    def spy(keyfn: object, coll: object, fields: tuple[object, ...]) -> Any:
-        handed.append(coll)
-        return real(keyfn, coll, fields)
-
-    monkeypatch.setattr(grouped, "_stand_ins_of", spy)
-    got = outcome(SUMS, data={"xs": xs}, timeout_ms=None)
-    assert ("ok" in got) is (change != "no field")  # nil in a column: +'s error
-    assert (type(handed[0]) is grouped.Prefiltered) is in_one_pass
+    made = _made(monkeypatch)
+    got = outcome(src, data={"xs": xs}, timeout_ms=None)
+    assert ("ok" in got) is (change not in ("no field", "boolean"))  # +'s error
+    if in_one_pass == "columns":
+        in_one_pass = src is COLUMNS
+    assert bool(made) is in_one_pass
+    assert all(p.summed is (src is SUMS) for p in made)
     with monkeypatch.context() as m:
         m.setattr(rules_sequences, "filter_groups", lambda e, n: None)
-        assert got == outcome(SUMS + " ", data={"xs": xs}, timeout_ms=None)
+        assert got == outcome(src + " ", data={"xs": xs}, timeout_ms=None)
 
 
+def _made(monkeypatch: pytest.MonkeyPatch) -> list[grouped.Prefiltered]:
+    """The `Prefiltered` stand-ins the filters make from now on (in the list returned)."""
+    made: list[grouped.Prefiltered] = []
+
+    def prefiltered(*args: Any) -> grouped.Prefiltered:
+        made.append(grouped.Prefiltered(*args))
+        return made[-1]
+
+    monkeypatch.setattr(filtered_groups, "Prefiltered", prefiltered)
+    return made
+
+
+@pytest.mark.parametrize("program", [SUMS, COLUMNS])
 @pytest.mark.parametrize("budget", [1, 2, 999, 1000, 1001, 2999, 3000, 3001, 3004, 3007, 3008])
-def test_a_step_fails_where_it_would(budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_step_fails_where_it_would(
+    program: str, budget: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One step per element, from the same chunks: an exhausted budget fails at the same
     element (at the filter's collection), or at the same group of the `map` after it."""
     data = {"xs": _records(3000)}
-    src = SUMS.replace("(->>", "(->>\n")
-    assert "rt_filter_groups" in _source(src)
+    src = program.replace("(->>", "(->>\n")
+    assert "rt_filter_groups" in _source(src) or "rt_filter_sums" in _source(src)
     got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
     monkeypatch.setattr(rules_sequences, "filter_groups", lambda e, n: None)
     assert got == outcome(src + " ", data=data, max_steps=budget, timeout_ms=None)
 
 
+@pytest.mark.parametrize(("src", "splits"), [(SUMS, "_SUMS"), (COLUMNS, "_COLUMNS")])
 @pytest.mark.parametrize("worker_steps", [1, 3000, 9000])
 def test_a_chunk_refilled_by_another_worker_meanwhile(
-    worker_steps: int, monkeypatch: pytest.MonkeyPatch
+    src: str, splits: str, worker_steps: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As `filter_field` (`tests/test_field_filter.py`): a pmap worker using up and
     refilling the module's chunk while the filter groups a part; every step counted once."""
     xs = _records(20_000)
-    plain = ptc_compiler.run(SUMS, data={"xs": xs}, timeout_ms=None)
+    plain = ptc_compiler.run(src, data={"xs": xs}, timeout_ms=None)
     calls = 0
-    split = filtered_groups._COLUMNS[True]
+    split = getattr(filtered_groups, splits)[True]
 
     def interleaved(*args: Any) -> None:
         nonlocal calls
@@ -157,8 +177,8 @@ def test_a_chunk_refilled_by_another_worker_meanwhile(
             pull_like_a_worker(frame.f_globals, worker_steps)
         split(*args)
 
-    monkeypatch.setitem(filtered_groups._COLUMNS, True, interleaved)
-    got = ptc_compiler.run(SUMS + "\n; a worker", data={"xs": xs}, timeout_ms=None)
+    monkeypatch.setitem(getattr(filtered_groups, splits), True, interleaved)
+    got = ptc_compiler.run(src + "\n; a worker", data={"xs": xs}, timeout_ms=None)
     assert calls > 1
     assert got.ok and got.value == plain.value
     assert got.steps == plain.steps + worker_steps
@@ -233,6 +253,9 @@ def _data(rnd: random.Random) -> dict[str, Any]:
             if rnd.random() >= missing:
                 x[name] = rnd.choice(pool)
         xs.append(x)
+    if xs and rnd.random() < 0.3:  # one odd value among plain ones
+        x = xs[rnd.randrange(len(xs))]
+        x["v"] = rnd.choice([True, False, None, "s", [1], 10**400, {}])
     if xs and rnd.random() < 0.05:
         xs[rnd.randrange(len(xs))] = rnd.choice([None, "s", {"g": keyword("g")}])
     return {"xs": xs, "n": rnd.choice([None, 5, "ab", [1]])}
@@ -241,27 +264,21 @@ def _data(rnd: random.Random) -> dict[str, Any]:
 @pytest.mark.parametrize("seed", range(8))
 def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rnd = random.Random(seed)
-    applied = fused = 0
-    real = grouped._stand_ins_of
-
-    def spy(keyfn: object, coll: object, fields: tuple[object, ...]) -> Any:
-        nonlocal fused
-        fused += type(coll) is grouped.Prefiltered
-        return real(keyfn, coll, fields)
-
-    monkeypatch.setattr(grouped, "_stand_ins_of", spy)
+    applied = 0
+    made = _made(monkeypatch)
     for i in range(30):
         src = _program(rnd) + f"\n; {seed}/{i}"
         data = _data(rnd)
         n = len(data["xs"])
         budget = rnd.choice([10**7, 10**7, rnd.randint(1, n + 9), n + rnd.randint(0, 40)])
-        applied += "rt_filter_groups" in _source(src)
+        applied += "rt_filter_groups" in _source(src) or "rt_filter_sums" in _source(src)
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         steps = "pmap" not in src  # a failing pmap's other workers stop anywhere
         with monkeypatch.context() as m:
             m.setattr(rules_sequences, "filter_groups", lambda e, n: None)
             plain = src + " "
             assert "rt_filter_groups" not in _source(plain)
+            assert "rt_filter_sums" not in _source(plain)
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)
         if not steps:
             got = outcome(src, data=data, max_steps=budget, timeout_ms=None, steps=False)
@@ -275,4 +292,4 @@ def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) ->
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)
         assert got == want, src
     assert applied >= 20
-    assert fused >= 3
+    assert len(made) >= 3

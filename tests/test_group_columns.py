@@ -18,7 +18,7 @@ import pytest
 import ptc_compiler
 from ptc_compiler.lower import rules_grouping
 from ptc_runtime import context
-from ptc_runtime.builtins import grouped, keyed, sequences
+from ptc_runtime.builtins import group_sums, grouped, keyed, sequences
 from ptc_runtime.builtins.aggregation import group_by
 from ptc_runtime.builtins.arithmetic import add
 from ptc_runtime.collections import map_entries
@@ -65,7 +65,8 @@ def _source(src: str) -> str:
 )
 def test_the_rule_applies(src: str) -> None:
     code = _source(src)
-    assert "rt_group_columns(" in code or "rt_group_vals(" in code
+    helpers = ("rt_group_columns(", "rt_group_vals(", "rt_group_sums(", "rt_group_val_sums(")
+    assert any(h in code for h in helpers)
     assert "b_group_by" not in code and "rt_group_by_field" not in code
     summed = "(reduce + (map" in src
     assert ("rt_sum_column(" in code) == summed
@@ -113,7 +114,7 @@ def test_the_rule_applies(src: str) -> None:
 def test_the_rule_does_not_apply(src: str) -> None:
     code = _source(src)
     assert "rt_group_columns" not in code and "rt_sum_column" not in code
-    assert "rt_group_vals" not in code
+    assert "rt_group_vals" not in code and "rt_group_sums" not in code
 
 
 @pytest.mark.parametrize(
@@ -380,14 +381,20 @@ def _differential(
 ) -> None:
     applied = 0
     in_one_pass = [0]
-    record_groups = grouped._record_groups
+    record_groups, record_sums = grouped._record_groups, group_sums.record_sums
 
     def counted(*args: Any) -> Any:
         entries = record_groups(*args)
         in_one_pass[0] += entries is not None
         return entries
 
+    def summed(*args: Any) -> Any:
+        sums = record_sums(*args)
+        in_one_pass[0] += sums is not None
+        return sums
+
     monkeypatch.setattr(grouped, "_record_groups", counted)
+    monkeypatch.setattr(group_sums, "record_sums", summed)
     for i in range(40):
         if records:
             colls = ["data/xs", '(filter #(not= (:s %) "x") data/xs)']
@@ -398,7 +405,7 @@ def _differential(
         groups = len({x.get("g") for x in data["xs"] if isinstance(x, dict)})
         budget = rnd.choice([10**6, 10**6, rnd.randint(1, 8), max(1, groups - rnd.randint(0, 3))])
         code = _source(src)
-        applied += any(f"rt_group_{h}" in code for h in ("columns", "counts", "vals"))
+        applied += any(f"rt_group_{h}" in code for h in ("columns", "counts", "vals", "sums"))
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         with monkeypatch.context() as m:  # group-by, plucks and reduce as they are
             m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
@@ -409,6 +416,7 @@ def _differential(
             code = _source(plain_src)
             assert "rt_group_columns" not in code and "rt_group_by_field" not in code
             assert "rt_group_counts" not in code and "rt_group_vals" not in code
+            assert "rt_group_sums" not in code and "rt_group_val_sums" not in code
             want = outcome(plain_src, data=data, max_steps=budget, timeout_ms=None)
         assert got == want, src
     assert applied >= 10

@@ -106,7 +106,9 @@ def group_uses(
     its columns of several fields, or, with no field, its count. Each pluck becomes its
     column (a fresh vector, handed out once), `(count vs)` the count or the length of a
     column (as long as the group), and `(reduce + (map :f vs))` `rt_sum_column` of the
-    column (the same fold, errors and position), `(sum-by :f vs)`/`(avg-by :f vs)`
+    column (the same fold, errors and position; when that sum is the group's one read,
+    `rt_group_sums` may hand out the sum in place of the column: `_summed_only`),
+    `(sum-by :f vs)`/`(avg-by :f vs)`
     `rt_sum_by_column`/`rt_avg_by_column` of it, `(:f (first vs))` its first value. A
     pluck by a literal fn (`_field_fn`) takes the loop's steps with the column
     (`rt_charged_column`). The entry and the destructured vector
@@ -201,7 +203,22 @@ def group_uses(
             subs[id(count)] = ir.Local(group, count.span)
     plucked = tuple(key for _, key, _, _ in fields.values())
     stand_ins = "group_columns" if entries else "group_vals"
+    if _summed_only(fields, counted):
+        stand_ins = "group_sums" if entries else "group_val_sums"
     return ir.RtCall(stand_ins, (*coll.args, *plucked), coll.span), subs
+
+
+def _summed_only(
+    fields: dict[ir.ConstValue, tuple[ir.Node, ir.Const, str | None, ir.Call]],
+    counted: list[ir.Call],
+) -> bool:
+    """The group is read only as `(reduce + (map :f vs))` of one keyword field (no count,
+    no read by a fn, which takes steps): its column serves `rt_sum_column` alone, so the
+    grouping may hand out the sum in its place (`rt_group_sums`, `builtins.group_sums`)."""
+    if len(fields) != 1 or counted:
+        return False
+    ((_, key, fold, read),) = fields.values()
+    return fold == "sum_column" and type(key.value) is Keyword and type(read.args[0]) is ir.Const
 
 
 #: Builtins `(f :k group)` that read only the group's values of `:k`: the column itself for

@@ -65,11 +65,15 @@ def inline_hof(e: Emitter, name: str, node: ir.Call) -> ir.For | None:
 
 
 def field_filter(
-    e: Emitter, name: str, node: ir.Call, grouping: tuple[Keyword, ...] = ()
+    e: Emitter,
+    name: str,
+    node: ir.Call,
+    grouping: tuple[Keyword, ...] = (),
+    fused: str = "filter_groups",
 ) -> Lowered | None:
     """`(filter #(= (:k %) "lit") coll)` and its variants (see `field_test`) as one
     `rt_filter_field` call (`ptc_runtime.fieldfilter`): the same elements and steps.
-    With `grouping` (`filter_groups`: a key and fields), `rt_filter_groups` with them.
+    With `grouping` (`filter_groups`: a key and fields), the helper `fused` with them.
 
     The call takes the fuel chunk and hands back the one to go on with, so it is a
     statement `FUEL, t = ...`, positioned where the loop's element step would fail
@@ -84,7 +88,7 @@ def field_filter(
     low = e.expr(coll)
     t = e.cx.fresh()
     value = helper(
-        "filter_groups" if grouping else "filter_field",
+        fused if grouping else "filter_field",
         low.expr,
         e.const(k),
         ast.Constant(k.name),
@@ -102,7 +106,8 @@ def filter_groups(e: Emitter, n: ir.RtCall) -> Lowered | None:
     """`rt_group_columns(:k, xs, :v)` (also `rt_group_vals`, `rt_group_counts`; at most
     one field) whose collection `xs` is a field filter with a string literal: the filter
     as `rt_filter_groups(..., :k, :v)` (`builtins.filtered_groups`), which may group
-    the kept maps in its own pass and hand on the stand-ins in place of the vector. The
+    the kept maps in its own pass and hand on the stand-ins in place of the vector
+    (`rt_filter_sums` for `rt_group_sums`/`rt_group_val_sums`: the groups' sums). The
     helper is the vector's one reader (it is an argument of that call only), and both
     statements keep their positions (the filter's at its collection, the helper's at
     the group-by). None for any other call."""
@@ -116,15 +121,17 @@ def filter_groups(e: Emitter, n: ir.RtCall) -> Lowered | None:
         keys.append(g.value)
     if not (type(xs) is ir.Call and type(xs.fn) is ir.BuiltinRef):
         return None
-    low = field_filter(e, xs.fn.name, xs, tuple(keys))
+    fused = "filter_sums" if n.helper in SUMMED_GROUPS else "filter_groups"
+    low = field_filter(e, xs.fn.name, xs, tuple(keys), fused)
     if low is None:
         return None
     return Lowered(low.stmts, helper(n.helper, e.const(keys[0]), low.expr, *map(e.const, keys[1:])))
 
 
 #: The group-by helpers without groups (`rules_grouping`) whose vector a field filter may
-#: group as it filters (`filter_groups`).
-FILTERED_GROUPS = frozenset({"group_columns", "group_vals", "group_counts"})
+#: group as it filters (`filter_groups`); those summing each group (`rt_filter_sums`).
+SUMMED_GROUPS = frozenset({"group_sums", "group_val_sums"})
+FILTERED_GROUPS = frozenset({"group_columns", "group_vals", "group_counts"}) | SUMMED_GROUPS
 
 
 def take_sorted(e: Emitter, n: ir.Node, coll: ir.Node) -> Lowered | None:

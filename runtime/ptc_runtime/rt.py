@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from ptc_runtime import context
 from ptc_runtime.builtins.filtered_groups import HELPERS as FILTERED_GROUPS_HELPERS
+from ptc_runtime.builtins.group_sums import HELPERS as GROUP_SUMS_HELPERS
 from ptc_runtime.builtins.grouped import HELPERS as GROUPED_HELPERS
 from ptc_runtime.collections import PSet, as_fn, seq_items, to_key
 from ptc_runtime.contracts.calls import signed
@@ -333,6 +334,7 @@ HELPERS: Final[dict[str, Any]] = {
     **FIELD_FORMAT_HELPERS,
     **GROUPED_HELPERS,
     **FILTERED_GROUPS_HELPERS,
+    **GROUP_SUMS_HELPERS,
     **TRANSIENT_HELPERS,
     **PATH_MAP_HELPERS,
     **PRELUDE_HELPERS,

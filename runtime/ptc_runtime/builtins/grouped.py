@@ -176,30 +176,31 @@ def group_columns(keyfn: object, coll: object, *fields: object) -> list[object]:
     stored and grouped the same way (so in the same order, with the same first key), and
     the entries unwrap them as `seq` of the map would. Reading a field cannot fail.
     """
-    return map_entries(_stand_ins_of(keyfn, coll, fields))
+    return map_entries(stand_ins_of(keyfn, coll, fields))
 
 
 def group_vals(keyfn: object, coll: object, *fields: object) -> list[object]:
     """`group_columns` without the keys: what stands in for each group of
     `(vals (group-by keyfn coll))`, in order (for a `map`/`for` over it)."""
-    return list(_stand_ins_of(keyfn, coll, fields).values())
+    return list(stand_ins_of(keyfn, coll, fields).values())
 
 
 def group_counts(keyfn: object, coll: object) -> dict[object, object]:
     """`(update-vals (group-by keyfn coll) count)`: the same map (stored keys in the same
     order, each with its group's size), counted without building the groups."""
-    return dict(_stand_ins_of(keyfn, coll, ()))
+    return dict(stand_ins_of(keyfn, coll, ()))
 
 
 class Prefiltered:
-    """What a field filter feeding one of the three helpers above hands on in place of
-    its vector when it grouped the kept items itself, in its own pass
-    (`filtered_groups.filter_groups`): the stand-ins `_stand_ins` would find in that
-    vector for `keyfn` and `fields`. The lowering makes it only where that helper is the
-    vector's one reader; `vector` makes the vector itself (for any other key fn or fields).
+    """What a field filter feeding one of the three helpers above (or `group_sums`) hands
+    on in place of its vector when it grouped the kept items itself, in its own pass
+    (`filtered_groups`): the stand-ins `_stand_ins` would find in that vector for `keyfn`
+    and `fields`, or with `summed` the sums `group_sums` would. The lowering makes it only
+    where that helper is the vector's one reader; `vector` makes the vector itself (for
+    any other key fn or fields).
     """
 
-    __slots__ = ("fields", "groups", "keyfn", "vector")
+    __slots__ = ("fields", "groups", "keyfn", "summed", "vector")
 
     def __init__(
         self,
@@ -207,17 +208,19 @@ class Prefiltered:
         keyfn: object,
         fields: tuple[object, ...],
         vector: Callable[[], list[object]],
+        summed: bool = False,
     ) -> None:
         self.groups = groups
         self.keyfn = keyfn
         self.fields = fields
         self.vector = vector
+        self.summed = summed
 
 
-def _stand_ins_of(keyfn: object, coll: object, fields: tuple[object, ...]) -> Any:
+def stand_ins_of(keyfn: object, coll: object, fields: tuple[object, ...]) -> Any:
     """`_stand_ins` of `(group-by keyfn coll)`'s items (`coll` may be `Prefiltered`)."""
     if type(coll) is Prefiltered:
-        if keyfn is coll.keyfn and fields == coll.fields:
+        if keyfn is coll.keyfn and fields == coll.fields and not coll.summed:
             return coll.groups
         coll = coll.vector()
     return _stand_ins(keyfn, seq_items(coll, "group-by"), fields)
@@ -319,19 +322,21 @@ _NUMBERS: Final = frozenset({int, float})
 _SUM_FOLDS: Final = sys.version_info < (3, 12)
 
 
-def sum_column(col: list[object]) -> object:
-    """`(reduce + col)` for a column `group_columns` handed out (a list, never empty).
+def sum_column(col: Any) -> object:
+    """`(reduce + col)` for a column `group_columns` handed out (a list, never empty), or
+    the group's sum `group_sums` handed out in its place (an int or float: itself).
 
     Plain numbers (exact ints and floats: no booleans) are folded left to right in C, as
     `reduce` does (`sum` where it folds, `_SUM_FOLDS`, else `functools.reduce`); anything
     else, or an int too large for float arithmetic, goes to `reduce` itself for its
     result or error.
     """
+    if type(col) is float or type(col) is int:
+        return col  # the sum itself, made while grouping (`group_sums`)
     if _NUMBERS.issuperset(map(type, col)):
         try:
             if _SUM_FOLDS:
-                numbers = cast("list[float]", col)  # exact ints and floats
-                return sum(islice(numbers, 1, None), numbers[0])
+                return sum(islice(col, 1, None), col[0])
             return functools.reduce(operator.add, col)
         except OverflowError:
             pass

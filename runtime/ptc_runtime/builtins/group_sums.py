@@ -1,0 +1,100 @@
+"""Groups summed while grouping, for `(map (fn [[k vs]] .. (reduce + (map :f vs)) ..) groups)`.
+
+When the fn reads its group only through that one sum (the lowering proves it:
+`rules_grouping.group_uses`, no `count`, no other read of the column, the pluck by a
+keyword), the column is never needed: `group_sums` (`group_val_sums` over `vals`) hands
+out, in place of each group, its sum, made in the grouping's pass over a record list
+(`records`) grouped by a keyword, and `grouped.sum_column` hands that sum back. The
+reads are `grouped._record_groups'` (the string spelling, which is the flexible read in a
+record list); the sum is the same fold as `sum_column`'s: the group's values in input
+order, each added to the sum so far with Python's `+`, which is `+`'s for exact ints and
+floats (`arithmetic.add`; a huge int meeting a float raises `OverflowError` here).
+
+Only where every value of every group is such a number (no boolean: `True + 1` is 2, where
+`+` refuses it) are the sums handed out; anything else (a missing key or field, an
+unhashable key, a value that is no number, keys `group-by` would store otherwise:
+`grouped.raw_keys`) gives the columns instead, and `sum_column` folds (or fails) group by
+group, at the sum's position, as before. Nothing here has effects: starting over is
+invisible. A group's first value is tested before it starts a sum, so a sum is always a
+number (a string never grows by concatenation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ptc_runtime.builtins.grouped import Prefiltered, raw_keys, stand_ins_of
+from ptc_runtime.collections import map_entries
+from ptc_runtime.records import is_records
+from ptc_runtime.values import Keyword
+
+
+def group_sums(keyfn: object, coll: object, field: object) -> list[object]:
+    """`grouped.group_columns(keyfn, coll, field)` for a fn that reads each column only as
+    `(reduce + column)` (`sum_column`): in place of a group, its sum where `record_sums`
+    makes them, else its column."""
+    return map_entries(_summed_stand_ins(keyfn, coll, field))
+
+
+def group_val_sums(keyfn: object, coll: object, field: object) -> list[object]:
+    """`group_sums` without the keys (`(vals (group-by keyfn coll))`)."""
+    return list(_summed_stand_ins(keyfn, coll, field).values())
+
+
+def _summed_stand_ins(keyfn: object, coll: object, field: object) -> Any:
+    if type(coll) is Prefiltered:
+        if coll.summed and keyfn is coll.keyfn and coll.fields == (field,):
+            return coll.groups
+    elif type(coll) is list:  # a record list is one (anything else: `group-by`'s errors)
+        sums = record_sums(keyfn, coll, field)
+        if sums is not None:
+            return sums
+    return stand_ins_of(keyfn, coll, (field,))  # the columns (a Prefiltered's, its vector's)
+
+
+def record_sums(keyfn: object, items: Sequence[object], field: object) -> dict[object, Any] | None:
+    """Stored key -> the sum of its group's values of `field`, in first-seen order, for a
+    record list grouped by a keyword; None where the columns must answer (see the module
+    docstring)."""
+    if type(keyfn) is not Keyword or type(field) is not Keyword or not is_records(items):
+        return None
+    sums: dict[object, Any] = {}
+    try:
+        add_all(items, keyfn.name, field.name, sums)  # type: ignore[arg-type]
+    except SUM_FAILS:
+        return None
+    return sums if raw_keys(sums) else None
+
+
+#: What adding a part's values raises where the columns must answer: a missing key or
+#: field (`KeyError`), an unhashable key or a value that is no number (`TypeError`), a
+#: huge int meeting a float (`OverflowError`).
+SUM_FAILS: Final = (KeyError, TypeError, OverflowError)
+
+
+def add_all(part: Sequence[dict[str, Any]], key: str, field: str, sums: dict[object, Any]) -> None:
+    """Add the `field` of each map of `part` to the sum of its `key` in `sums` (a plain loop:
+    a dict subscript is specialized, `itemgetter` has no vectorcall in 3.11)."""
+    get = sums.get
+    for x in part:
+        k = x[key]
+        v = x[field]
+        if v is True or v is False:
+            raise TypeError("a boolean")
+        s = get(k, NO_SUM)
+        if s is NO_SUM:
+            if type(v) is not float and type(v) is not int:
+                raise TypeError("no number")
+            sums[k] = v
+        else:
+            sums[k] = s + v
+
+
+#: No sum yet (a `get` default no value can be).
+NO_SUM: Final = object()
+
+HELPERS: Final[dict[str, Any]] = {
+    "rt_group_sums": group_sums,
+    "rt_group_val_sums": group_val_sums,
+}
