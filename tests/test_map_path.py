@@ -94,6 +94,17 @@ def _program(rnd: random.Random) -> tuple[str, dict[str, Any]]:
     read = f"(get-in m [{path}])"
     if len(keys) == 1 and rnd.random() < 0.5:
         read = f"(get m {keys[0]})"
+    elif rnd.random() < 0.3:  # a chain of reads: the path of their keys
+        read = "m"
+        for k in keys:
+            if k.startswith(":") and rnd.random() < 0.5:
+                read = f"({k} {read})"
+            elif rnd.random() < 0.7:
+                read = f"(get {read} {k})"
+            else:
+                read = f"(get-in {read} [{k}])"
+        if rnd.random() < 0.3:
+            read = f"(-> m {' '.join(f'(get {k})' for k in keys)})"
     coll = rnd.choice(["data/events"] * 6 + ["lit", "nil", "{:p 1}", '"ab"', "(inc 4)", "data/m"])
     if coll == "lit":  # keyword maps the program built: not a record list
         coll = "[" + " ".join(map(_lisp, events[:40])) + "]"
@@ -222,6 +233,9 @@ def test_budgets_fail_at_the_same_element(budget: int) -> None:
         '(map (fn [x] (get-in m [(get x "p") (:q x)])) xs)',
         "(map (fn [x] (get-in m [(:p-q x) nil true 1.5])) xs)",
         "(reduce + (map #(get-in m [:r (:r %) :s (:s %) :n]) xs))",
+        "(map #(:name (get m (:id %))) xs)",
+        "(map (fn [x] (-> m (get (:r x)) :stores (get (:s x)) :n)) xs)",
+        "(map (fn [x] (get (get-in m [:a (:p x)]) :b)) xs)",
     ],
 )
 def test_shapes_that_run_in_one_call(loop: str) -> None:
@@ -243,6 +257,10 @@ def test_shapes_that_run_in_one_call(loop: str) -> None:
         "(map (fn [x] (get-in data/m [(:p x)])) xs)",  # not a local
         "(map (fn [x] (get-in m p)) xs)",  # not a literal path
         "(map (fn [x] (get m (:p x) 0)) xs)",  # a default
+        "(map (fn [x] (:name (get m (:p x)) 0)) xs)",  # a default in the chain
+        "(map (fn [x] (:name (:p x))) xs)",  # the element's own fields
+        "(map (fn [x] (get (:p x) :name)) xs)",
+        "(map (fn [x] (:name (get m (:p x) {}))) xs)",
         "(filter (fn [x] (get m (:p x))) xs)",
         "(for [x xs :when x] (get m (:p x)))",
         "(for [x xs y xs] (get m (:p x)))",

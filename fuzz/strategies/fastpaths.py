@@ -407,7 +407,15 @@ class Gen:
             for _ in range(self.rnd.randint(0, 3))
         ]
         self.rnd.shuffle(keys)
-        read = self.pick([f"(get-in m [{' '.join(keys)}])", f"(get m {field})"])
+        read = self.pick(
+            [
+                f"(get-in m [{' '.join(keys)}])",
+                f"(get m {field})",
+                f"(:t (get m {field}))",  # chains of reads: one path
+                f"(-> m {' '.join(f'(get {k})' for k in keys)})",
+                f"(get (get-in m [{' '.join(keys)}]) :a)",
+            ]
+        )
         m = self.pick(
             [
                 "data/m",

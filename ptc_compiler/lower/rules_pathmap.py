@@ -72,19 +72,30 @@ def map_path(e: Emitter, node: ir.For) -> Lowered | None:
 
 
 def path_read(body: ir.Node, param: str) -> tuple[str, list[ir.Const | Field]] | None:
-    """`(get-in m [k ...])` (no default) or `(get m k)` in a loop over `param`: the local
-    `m` (not `param`) and the keys, each a constant (`ir.Const`) or the key of a field
-    read of `param` (`element_field`), at least one of them; None for anything else."""
-    if type(body) is not ir.Call or type(body.fn) is not ir.BuiltinRef or len(body.args) != 2:
-        return None
-    base, arg = body.args
-    if body.fn.name == "get-in" and type(arg) is ir.VectorLit:
-        items: tuple[ir.Node, ...] = arg.items
-    elif body.fn.name == "get":
-        items = (arg,)
-    else:
-        return None
-    if type(base) is not ir.Local or base.ident == param:
+    """`(get-in m [k ...])` (no default), `(get m k)`, or a chain of such reads and
+    keyword calls (`(:name (get m (:id x)))`, `(-> m (get (:id x)) :name)`: a read of
+    the path of their keys in order), in a loop over `param`: the local `m` (not
+    `param`) and the keys, each a constant (`ir.Const`) or the key of a field read of
+    `param` (`element_field`), at least one of them; None for anything else."""
+    items: list[ir.Node] = []
+    node = body
+    while type(node) is ir.Call:  # from the last read in
+        fn, args = node.fn, node.args
+        if type(fn) is ir.Const and type(fn.value) is Keyword and len(args) == 1:
+            items[:0] = (fn,)
+        elif type(fn) is ir.BuiltinRef and fn.name == "get" and len(args) == 2:
+            items[:0] = args[1:]
+        elif (
+            type(fn) is ir.BuiltinRef
+            and fn.name == "get-in"
+            and len(args) == 2
+            and type(args[1]) is ir.VectorLit
+        ):
+            items[:0] = args[1].items
+        else:
+            break
+        node = args[0]
+    if type(node) is not ir.Local or node.ident == param or not items:
         return None
     keys: list[ir.Const | Field] = []
     for item in items:
@@ -97,7 +108,7 @@ def path_read(body: ir.Node, param: str) -> tuple[str, list[ir.Const | Field]] |
         keys.append(f)
     if all(type(k) is ir.Const for k in keys):
         return None  # no field: nothing varies with the element
-    return base.ident, keys
+    return node.ident, keys
 
 
 def element_field(node: ir.Node, param: str) -> Field | None:
