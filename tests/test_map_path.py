@@ -25,7 +25,7 @@ from ptc_compiler.lower import rules_pathmap
 from ptc_runtime import pathmap
 
 CONST_KEYS = [":a", '"a"', ":x", "1", "0", "true", "nil", ":d-e", "1.0", '"x"']
-FIELD_KEYS = ["(:p e)", "(:q e)", "(get e :p)", '(get e "q")', "(:d-e e)"]
+FIELD_KEYS = ["(:p e)", "(:q e)", "(get e :p)", '(get e "q")', "(:d-e e)", "e"]
 FIELD_VALUES: list[Any] = ["x", "y", "a", "x", "y", "d_e", 1, 0, 1.0, True, False, None]
 ODD_VALUES: list[Any] = [[1], {"z": 1}, 2.5, "zz", -1]
 
@@ -86,6 +86,8 @@ def _program(rnd: random.Random) -> tuple[str, dict[str, Any]]:
     events = [_event(rnd, odd) for _ in range(n)]
     data = {
         "events": events,
+        # scalars (and a few collections) as the elements: keys themselves
+        "ks": [rnd.choice([*FIELD_VALUES, *ODD_VALUES, "zz"]) for _ in range(rnd.choice([3, 40]))],
         "m": {"a": _host_tree(rnd, 3), "x": _host_tree(rnd, 3), "1": _host_tree(rnd, 2)},
         "v": [_host_tree(rnd, 2) for _ in range(3)],
     }
@@ -106,9 +108,13 @@ def _program(rnd: random.Random) -> tuple[str, dict[str, Any]]:
         if rnd.random() < 0.3:
             read = f"(-> m {' '.join(f'(get {k})' for k in keys)})"
     coll = rnd.choice(["data/events"] * 6 + ["lit", "nil", "{:p 1}", '"ab"', "(inc 4)", "data/m"])
+    if "e" in keys and rnd.random() < 0.6:
+        coll = "data/ks"
     if coll == "lit":  # keyword maps the program built: not a record list
         coll = "[" + " ".join(map(_lisp, events[:40])) + "]"
     form = rnd.choice(["map-fn", "map-hash", "mapv", "for"])
+    if form == "map-hash" and "e" in keys:
+        form = "map-fn"  # `%` in place of a bare `e`: not made here
     if form == "map-fn":
         loop = f"(map (fn [e] {read}) {coll})"
     elif form == "mapv":
@@ -172,8 +178,16 @@ def test_keys_equal_in_python_are_not_one_memo_key() -> None:
     base = '{:a {1 "int" true "bool" "x" "str" :x "kw" nil "nil"} :v [[10 11] [20 21]]}'
     values = ["1", "1.0", "true", '"x"', ":x", "nil", "false", "[1]", "0"]
     events = " ".join(f"{{:p {values[i % len(values)]}}}" for i in range(600))
-    for path in ("[:a (:p e)]", "[:v (:p e) 1]", "[:v 0 (:p e)]", "[:a (:p e) :z]"):
-        src = f"(let [m {base}] (mapv (fn [e] (get-in m {path})) [{events}]))"
+    keys = " ".join(values[i % len(values)] for i in range(600))  # the elements as keys
+    for path, coll in (
+        ("[:a (:p e)]", events),
+        ("[:v (:p e) 1]", events),
+        ("[:v 0 (:p e)]", events),
+        ("[:a (:p e) :z]", events),
+        ("[:a e]", keys),
+        ("[:v e 0]", keys),
+    ):
+        src = f"(let [m {base}] (mapv (fn [e] (get-in m {path})) [{coll}]))"
         assert "rt_map_path" in ptc_compiler.compile(src).python_source
         got = _outcome(src, {}, 10**6)
         assert got == _generic(src, {}, 10**6), path
@@ -234,6 +248,9 @@ def test_budgets_fail_at_the_same_element(budget: int) -> None:
         "(map (fn [x] (get-in m [(:p-q x) nil true 1.5])) xs)",
         "(reduce + (map #(get-in m [:r (:r %) :s (:s %) :n]) xs))",
         "(map #(:name (get m (:id %))) xs)",
+        "(map #(get m %) xs)",  # the element itself as a key
+        "(mapv (fn [k] (get-in m [k :name])) xs)",
+        "(for [k xs] (:n (get-in m [:a k])))",
         "(map (fn [x] (-> m (get (:r x)) :stores (get (:s x)) :n)) xs)",
         "(map (fn [x] (get (get-in m [:a (:p x)]) :b)) xs)",
     ],
@@ -251,7 +268,6 @@ def test_shapes_that_run_in_one_call(loop: str) -> None:
         "(map (fn [x] (get-in x [:a (:p x)])) xs)",  # the element is the map
         "(map (fn [x] (get-in m [:a (inc (:p x))])) xs)",  # a computed key
         "(map (fn [x] (get-in m [:a (:p m)])) xs)",  # another local's field
-        "(map (fn [x] (get-in m [:a x])) xs)",  # the element itself as a key
         '(map (fn [x] (get-in m [("p" x)])) xs)',  # a string called: an error
         "(map (fn [x] (get-in m [[1] (:p x)])) xs)",  # a vector key
         "(map (fn [x] (get-in data/m [(:p x)])) xs)",  # not a local

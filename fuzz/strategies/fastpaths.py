@@ -185,7 +185,7 @@ class Gen:
 
     def str_fields(self) -> str:
         """`(map #(str "lit" (:k %) ...) coll)` and its variants (`rt_map_str_fields`): one
-        to five field reads (five, and a `-` name, keep the loop) among literals with `%`,
+        to five field reads (five keep the loop; a `-` name reads as `rt_kdash`) among literals with `%`,
         over elements of every kind (odd values: nil, booleans, collections, huge numbers);
         also the element destructured by `{:keys [...]}` (`rt_map_str_fields_ds`)."""
         coll = self.pick(["data/xs", "data/xs", "data/xs", self.coll()])
@@ -414,6 +414,8 @@ class Gen:
                 f"(:t (get m {field}))",  # chains of reads: one path
                 f"(-> m {' '.join(f'(get {k})' for k in keys)})",
                 f"(get (get-in m [{' '.join(keys)}]) :a)",
+                "(get m x)",  # the element itself as a key
+                f"(get-in m [x {self.pick(KEYS[:12])}])",
             ]
         )
         m = self.pick(

@@ -21,8 +21,18 @@ if TYPE_CHECKING:
 #: Constant keys a path may hold (hashable values a literal can be).
 _KEY_TYPES = (str, Keyword, int, float, bool, type(None))
 
-#: A field read of the element: its key (a keyword or string constant).
+#: A field read of the element: its key (a keyword or string constant), or `ELEMENT`.
 Field = Keyword | str
+
+
+class _Element:
+    """The element itself as a key of the path (`(get m x)`)."""
+
+    __slots__ = ()
+
+
+#: The element itself as a key of the path: its field key is None (`pathmap`).
+ELEMENT = _Element()
 
 
 def map_path(e: Emitter, node: ir.For) -> Lowered | None:
@@ -53,6 +63,10 @@ def map_path(e: Emitter, node: ir.For) -> Lowered | None:
             continue
         path.append(ast.Constant(None))
         slots.append(ast.Constant(i))
+        if isinstance(k, _Element):
+            fields.append(ast.Constant(None))
+            names.append(ast.Constant(""))
+            continue
         fields.append(e.const(k))
         names.append(ast.Constant(k.name if isinstance(k, Keyword) else k))
     t = e.cx.fresh()
@@ -71,12 +85,13 @@ def map_path(e: Emitter, node: ir.For) -> Lowered | None:
     return Lowered((*low.stmts, at(bind.span, stmt)), load(t))  # type: ignore[arg-type]
 
 
-def path_read(body: ir.Node, param: str) -> tuple[str, list[ir.Const | Field]] | None:
+def path_read(body: ir.Node, param: str) -> tuple[str, list[ir.Const | Field | _Element]] | None:
     """`(get-in m [k ...])` (no default), `(get m k)`, or a chain of such reads and
     keyword calls (`(:name (get m (:id x)))`, `(-> m (get (:id x)) :name)`: a read of
     the path of their keys in order), in a loop over `param`: the local `m` (not
-    `param`) and the keys, each a constant (`ir.Const`) or the key of a field read of
-    `param` (`element_field`), at least one of them; None for anything else."""
+    `param`) and the keys, each a constant (`ir.Const`), the key of a field read of
+    `param` (`element_field`) or `param` itself (`ELEMENT`), at least one of those two;
+    None for anything else."""
     items: list[ir.Node] = []
     node = body
     while type(node) is ir.Call:  # from the last read in
@@ -97,10 +112,13 @@ def path_read(body: ir.Node, param: str) -> tuple[str, list[ir.Const | Field]] |
         node = args[0]
     if type(node) is not ir.Local or node.ident == param or not items:
         return None
-    keys: list[ir.Const | Field] = []
+    keys: list[ir.Const | Field | _Element] = []
     for item in items:
         if type(item) is ir.Const and type(item.value) in _KEY_TYPES:
             keys.append(item)
+            continue
+        if type(item) is ir.Local and item.ident == param:
+            keys.append(ELEMENT)  # `(get m x)`: the element is the key
             continue
         f = element_field(item, param)
         if f is None:

@@ -74,7 +74,8 @@ def map_path(
 ) -> tuple[context.Fuel, list[object]]:
     """`(map (fn [x] (get-in m path)) coll)` as a vector, and the fuel chunk to go on
     with: `path` holds the constant keys, with the element's field `fields[i]` (a keyword
-    or string key, spelled `names[i]`) at index `slots[i]` (ascending, at least one).
+    or string key, spelled `names[i]`; None: the element itself) at index `slots[i]`
+    (ascending, at least one).
     """
     items = seq_items(coll, "for")
     # the module's globals, whose `FUEL` is `fuel` (called from generated code); anything
@@ -101,6 +102,7 @@ class _Fields:
         self.names = names
         # a record list's maps hold only string keys: a flexible read finds the string
         # spelling first, when the map holds it (see `ptc_runtime.records`)
+        records = records and None not in fields
         self.getter: Callable[[Any], Any] | None = itemgetter(*names) if records else None
 
     def keys(self, part: Sequence[Any]) -> list[Any]:
@@ -116,7 +118,10 @@ class _Fields:
 
 def _column(part: Sequence[Any], k: object, name: str) -> list[Any]:
     # `(:k x)` / `(get x k)` of every element: on a dict, a keyword without `-` is its
-    # exact key or its name (`rt.kfield`); anything else reads flexibly
+    # exact key or its name (`rt.kfield`); anything else reads flexibly; no key (None):
+    # the element itself
+    if k is None:
+        return list(part)
     if type(k) is Keyword and "-" not in name:
         return [x.get(k, x.get(name)) if type(x) is dict else get_flexible(x, k) for x in part]
     return [get_flexible(x, k) for x in part]
