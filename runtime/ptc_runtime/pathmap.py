@@ -1,8 +1,9 @@
 """`(map (fn [x] (get-in m [k (:f x) ...])) coll)` in one call (`rt_map_path`).
 
 The lowering (`ptc_compiler.lower.rules_pathmap`) turns a `map`/`mapv`/one-binding `for`
-whose body reads a path out of a local `m` (not the element), each key a constant or a
-field read of the element (`(:f x)`, `(get x :f)`), into this helper instead of a loop.
+whose body reads a path out of a local `m` (not the element; also a chain of reads), each
+key a constant, a field read of the element (`(:f x)`, `(get x :f)`) or the element
+itself, into this helper instead of a loop.
 
 Why it is exact:
 
@@ -92,8 +93,8 @@ def map_path(
 
 
 class _Fields:
-    """Reads the elements' fields of a part: one value per element for one field, a
-    tuple of them for several."""
+    """Reads the elements' fields of a part (the memo keys): one value per element for
+    one field, a tuple of them for several."""
 
     __slots__ = ("fields", "getter", "names")
 
