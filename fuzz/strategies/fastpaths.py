@@ -185,7 +185,7 @@ class Gen:
 
     def str_fields(self) -> str:
         """`(map #(str "lit" (:k %) ...) coll)` and its variants (`rt_map_str_fields`): one
-        to five field reads (five, and a `-` name, keep the loop) among literals with `%`,
+        to five field reads (five keep the loop; a `-` name reads as `rt_kdash`) among literals with `%`,
         over elements of every kind (odd values: nil, booleans, collections, huge numbers);
         also the element destructured by `{:keys [...]}` (`rt_map_str_fields_ds`)."""
         coll = self.pick(["data/xs", "data/xs", "data/xs", self.coll()])

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from ptc_compiler import ir
 from ptc_compiler.forms import Span
 from ptc_compiler.lower.ctx import CREDIT, FUEL, STORE, Lowered, at, helper, load, store
-from ptc_compiler.lower.rules_sequences import field_read
 from ptc_runtime.fastops import STR_FORMAT_LITERAL, STR_FORMAT_PARTS
 from ptc_runtime.fieldformat import MAX_FIELDS
 from ptc_runtime.values import Keyword
@@ -71,8 +70,7 @@ def format_shape(node: ir.For) -> tuple[str, tuple[Keyword, ...], Span, Span | N
     body is `(str part ...)`, each part a string literal (at most `STR_FORMAT_LITERAL`
     characters) or one of one to `MAX_FIELDS` reads of the element `x`: `(:k x)`,
     `(get x :k)`, or a name a map pattern `{:keys [k ...]}` binds (`(fn [{:keys [k]}]
-    ...)`, `(for [{:keys [k]} coll] ...)`, `(let [{:keys [k]} x] ...)`); keywords
-    without `-`. Else None.
+    ...)`, `(for [{:keys [k]} coll] ...)`, `(let [{:keys [k]} x] ...)`). Else None.
 
     The format is the literals with `%` doubled and `%s` for each read, as
     `rules_operators.str_format` makes it. Such reads cannot fail and have no effects,
@@ -128,7 +126,7 @@ def _pattern(
 ) -> Span | None:
     """The position of a map pattern's check when `bindings` destructure `param` by
     `{:keys [k ...]}` and nothing else (`(m (ds_check_map param)) (k (ds_get m :k)) ...`,
-    keywords without `-`; no `:or`, `:as` or nested pattern), filling `names`; else None.
+    keyword keys; no `:or`, `:as` or nested pattern), filling `names`; else None.
     """
     (m, check), *reads = bindings
     if not (
@@ -151,7 +149,25 @@ def _pattern(
         ):
             return None
         k = value.args[1].value
-        if type(k) is not Keyword or "-" in k.name:
+        if type(k) is not Keyword:
             return None
         names[ident] = k
     return check.span
+
+
+def field_read(node: ir.Node, param: str) -> Keyword | None:
+    """The keyword `k` when `node` is `(:k param)` or `(get param :k)` (a name with `-`
+    too: such a read is flexible, as the loop's `rt_kdash`, and cannot fail either)."""
+    if type(node) is not ir.Call or len(node.args) not in (1, 2):
+        return None
+    fn, args = node.fn, node.args
+    if type(fn) is ir.Const and len(args) == 1:
+        k, m = fn.value, args[0]
+    elif type(fn) is ir.BuiltinRef and fn.name == "get" and len(args) == 2:
+        m, key = args
+        k = key.value if type(key) is ir.Const else None
+    else:
+        return None
+    if type(k) is Keyword and type(m) is ir.Local and m.ident == param:
+        return k
+    return None

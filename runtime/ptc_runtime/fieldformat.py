@@ -2,7 +2,7 @@
 
 The lowering turns a collecting loop (`map`/`mapv` with a literal one-parameter fn, a
 one-binding `for`) whose body is a `str` of string literals and keyword reads of the
-element (`(:k x)`, `(get x :k)`, names without `-`: see `rt.kfield`) into this helper:
+element (`(:k x)`, `(get x :k)`) into this helper:
 the literals are a `%` format, as `rules_operators.str_format` makes it, and every
 element's text is made in a comprehension (an f-string of the format's literal pieces
 and the fields) instead of the interpreter's loop, a keyword getter and a `str_formatN`
@@ -30,9 +30,11 @@ where the loop would, charging the element's step. The chunk is the calling modu
 `FUEL` as it is now (see `fieldfilter`); the caller rebinds `FUEL` to the one handed back.
 
 Record lists (`ptc_runtime.records`) are read by the string spelling (`r['k']`; a
-record without the field sends the rest of the call to the reads of other collections,
-where it is nil); other collections as `rt.kfield` reads: a dict's keyword, then its
-string spelling, anything else through `lookup.get_flexible`.
+record without the field sends the rest of the call to `r.get('k', r.get('k_alt'))`,
+the `_` spelling of a name with `-` next, as a flexible read of a record finds it);
+other collections as `rt.kfield` reads for names without `-` (a dict's keyword, then its
+string spelling, anything else through `lookup.get_flexible`), and as `rt.kfield_dash`
+reads (the loop's `rt_kdash`: four dict probes) when a name has `-`.
 
 `rt_map_str_fields_ds` is the same for an element destructured by a map pattern
 (`(fn [{:keys [a b]}] (str a "," b))`): each element is checked as the pattern checks it
@@ -61,16 +63,32 @@ from ptc_runtime.destructure import check_map, get_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.records import is_records
-from ptc_runtime.values import Keyword
+from ptc_runtime.values import Keyword, keyword
 
 _REPEAT: Final = type(repeat(None, 0))
 #: A chunk's steps left (`itertools.repeat`'s own length method, as `context` reads it).
 _left: Final = _REPEAT.__length_hint__
-#: `dict.get` (a dict's keyword, then its string spelling, as `rt.kfield` reads it) and
-#: `lookup.get_flexible`, typed for the comprehensions (whose tests narrow what they give).
+#: `dict.get` (a dict's keyword, then its string spelling, as `rt.kfield` reads it), typed
+#: for the comprehensions (whose tests narrow what they give).
 _dget: Final[Callable[..., Any]] = dict.get
-_flex: Final[Callable[..., Any]] = get_flexible
+_MISSING: Final = object()
 _DICTS: Final = {dict}
+
+
+class _Flexible:
+    """No element's type: `_TEXTS` then reads every element through `_kdash`."""
+
+
+def _kdash(m: object, k: object, name: str, alt_kw: object, alt: str) -> Any:
+    # `rt.kfield_dash` (rt imports this module): on a dict the exact key, then the
+    # spellings `lookup.find_key` tries after it, in its order (for a name without `-`,
+    # `alt_kw`/`alt` are `k`/`name` again); anything else read flexibly
+    if type(m) is dict:
+        v = m.get(k, _MISSING)
+        if v is _MISSING:
+            return m.get(name, m.get(alt_kw, m.get(alt)))
+        return v
+    return get_flexible(m, k)
 
 
 class _Odd(Exception):
@@ -136,6 +154,10 @@ def _map_texts(
     items: Sequence[Any] = seq_items(coll, "for")
     names = tuple(k.name for k in keys)
     pieces = _literal_pieces(fmt)  # the text around each `%s`
+    # a dict's keyword read is two probes for a name without `-` (see `rt.kfield`);
+    # with one, every read of a stretch is `_kdash` (the loop's `rt_kdash`)
+    plain: type = dict if all("-" not in name for name in names) else _Flexible
+    alts = tuple(x for n in names for x in (keyword(n.replace("-", "_")), n.replace("-", "_")))
     fast: Texts | None = None
     records = is_records(items)
     if _ints_fit(fmt, len(keys)):
@@ -161,9 +183,9 @@ def _map_texts(
             try:
                 if checked and set(map(type, part)) != _DICTS:
                     raise _Odd
-                texts = fast(part, pieces, keys, names)
-            except KeyError:  # a record without a field: read the rest as any dicts
-                fast = _TEXTS[len(keys)]
+                texts = fast(part, pieces, keys, names, plain, alts)
+            except KeyError:  # a record without a field: the rest by `get` (nil if absent)
+                fast = _RECORD_GETS[len(keys)]
                 continue
             except (_Odd, ValueError):  # ValueError: an int over the digit limit
                 stop = j
@@ -213,14 +235,20 @@ def _ints_fit(fmt: str, parts: int) -> bool:
 Pieces = tuple[str, ...]
 Keys = tuple[Any, ...]
 Names = tuple[str, ...]
-#: The texts of a stretch of elements: (elements, the format's literal pieces, the
-#: keywords, their names).
-Texts = Callable[[Any, Pieces, Keys, Names], list[str]]
+# The texts of a stretch of elements: (elements, the format's literal pieces, the
+# keywords, their names, the type of the elements read by two probes (`dict`, or
+# `_Flexible` when a name has `-`), and each keyword's `_` spelling as a keyword and a
+# name, for `_kdash`).
+Alts = tuple[Any, ...]
+#: The texts of a stretch (see above).
+Texts = Callable[[Any, Pieces, Keys, Names, type, Alts], list[str]]
 
 # fmt: off
 
 
-def _records1(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+def _records1(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
     p0, p1 = pieces
     (a,) = names
     return [
@@ -232,7 +260,9 @@ def _records1(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
     ]
 
 
-def _records2(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+def _records2(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
     p0, p1, p2 = pieces
     a, b = names
     return [
@@ -247,7 +277,9 @@ def _records2(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
     ]
 
 
-def _records3(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+def _records3(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
     p0, p1, p2, p3 = pieces
     a, b, c = names
     return [
@@ -265,7 +297,9 @@ def _records3(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
     ]
 
 
-def _records4(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+def _records4(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
     p0, p1, p2, p3, p4 = pieces
     a, b, c, d = names
     return [
@@ -286,14 +320,95 @@ def _records4(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
     ]
 
 
-def _texts1(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+def _record_gets1(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
+    p0, p1 = pieces
+    (a,) = names
+    _ja, aa = alts
+    return [
+        f"""{p0}{
+            x if ((t := type(x := r.get(a, r.get(aa)))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}"""
+        for r in part
+    ]
+
+
+def _record_gets2(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
+    p0, p1, p2 = pieces
+    a, b = names
+    _ja, aa, _jb, bb = alts
+    return [
+        f"""{p0}{
+            x if ((t := type(x := r.get(a, r.get(aa)))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := r.get(b, r.get(bb)))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}"""
+        for r in part
+    ]
+
+
+def _record_gets3(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
+    p0, p1, p2, p3 = pieces
+    a, b, c = names
+    _ja, aa, _jb, bb, _jc, cc = alts
+    return [
+        f"""{p0}{
+            x if ((t := type(x := r.get(a, r.get(aa)))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := r.get(b, r.get(bb)))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}{
+            z if ((t := type(z := r.get(c, r.get(cc)))) is str and len(z) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
+        !s}{p3}"""
+        for r in part
+    ]
+
+
+def _record_gets4(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
+    p0, p1, p2, p3, p4 = pieces
+    a, b, c, d = names
+    _ja, aa, _jb, bb, _jc, cc, _jd, dd = alts
+    return [
+        f"""{p0}{
+            x if ((t := type(x := r.get(a, r.get(aa)))) is str and len(x) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
+        !s}{p1}{
+            y if ((t := type(y := r.get(b, r.get(bb)))) is str and len(y) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
+        !s}{p2}{
+            z if ((t := type(z := r.get(c, r.get(cc)))) is str and len(z) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
+        !s}{p3}{
+            w if ((t := type(w := r.get(d, r.get(dd)))) is str and len(w) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= w < 1e7 or -1e7 < w <= -1e-3 or w == 0)) else _blank(w)
+        !s}{p4}"""
+        for r in part
+    ]
+
+
+def _texts1(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
     p0, p1 = pieces
     (ka,) = keys
     (a,) = names
+    ja, aa = alts
     return [
         f"""{p0}{
             x if ((t := type(x := (
-                _dget(r, ka, _dget(r, a)) if type(r) is dict else _flex(r, ka)
+                _dget(r, ka, _dget(r, a)) if type(r) is plain else _kdash(r, ka, a, ja, aa)
             ))) is str and len(x) <= _SHORT) or t is int
             or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
         !s}{p1}"""
@@ -301,19 +416,22 @@ def _texts1(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
     ]
 
 
-def _texts2(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+def _texts2(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
     p0, p1, p2 = pieces
     ka, kb = keys
     a, b = names
+    ja, aa, jb, bb = alts
     return [
         f"""{p0}{
             x if ((t := type(x := (
-                _dget(r, ka, _dget(r, a)) if type(r) is dict else _flex(r, ka)
+                _dget(r, ka, _dget(r, a)) if type(r) is plain else _kdash(r, ka, a, ja, aa)
             ))) is str and len(x) <= _SHORT) or t is int
             or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
         !s}{p1}{
             y if ((t := type(y := (
-                _dget(r, kb, _dget(r, b)) if type(r) is dict else _flex(r, kb)
+                _dget(r, kb, _dget(r, b)) if type(r) is plain else _kdash(r, kb, b, jb, bb)
             ))) is str and len(y) <= _SHORT) or t is int
             or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
         !s}{p2}"""
@@ -321,24 +439,27 @@ def _texts2(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
     ]
 
 
-def _texts3(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+def _texts3(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
     p0, p1, p2, p3 = pieces
     ka, kb, kc = keys
     a, b, c = names
+    ja, aa, jb, bb, jc, cc = alts
     return [
         f"""{p0}{
             x if ((t := type(x := (
-                _dget(r, ka, _dget(r, a)) if type(r) is dict else _flex(r, ka)
+                _dget(r, ka, _dget(r, a)) if type(r) is plain else _kdash(r, ka, a, ja, aa)
             ))) is str and len(x) <= _SHORT) or t is int
             or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
         !s}{p1}{
             y if ((t := type(y := (
-                _dget(r, kb, _dget(r, b)) if type(r) is dict else _flex(r, kb)
+                _dget(r, kb, _dget(r, b)) if type(r) is plain else _kdash(r, kb, b, jb, bb)
             ))) is str and len(y) <= _SHORT) or t is int
             or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
         !s}{p2}{
             z if ((t := type(z := (
-                _dget(r, kc, _dget(r, c)) if type(r) is dict else _flex(r, kc)
+                _dget(r, kc, _dget(r, c)) if type(r) is plain else _kdash(r, kc, c, jc, cc)
             ))) is str and len(z) <= _SHORT) or t is int
             or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
         !s}{p3}"""
@@ -346,29 +467,32 @@ def _texts3(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
     ]
 
 
-def _texts4(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
+def _texts4(
+    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
+) -> list[str]:
     p0, p1, p2, p3, p4 = pieces
     ka, kb, kc, kd = keys
     a, b, c, d = names
+    ja, aa, jb, bb, jc, cc, jd, dd = alts
     return [
         f"""{p0}{
             x if ((t := type(x := (
-                _dget(r, ka, _dget(r, a)) if type(r) is dict else _flex(r, ka)
+                _dget(r, ka, _dget(r, a)) if type(r) is plain else _kdash(r, ka, a, ja, aa)
             ))) is str and len(x) <= _SHORT) or t is int
             or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
         !s}{p1}{
             y if ((t := type(y := (
-                _dget(r, kb, _dget(r, b)) if type(r) is dict else _flex(r, kb)
+                _dget(r, kb, _dget(r, b)) if type(r) is plain else _kdash(r, kb, b, jb, bb)
             ))) is str and len(y) <= _SHORT) or t is int
             or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
         !s}{p2}{
             z if ((t := type(z := (
-                _dget(r, kc, _dget(r, c)) if type(r) is dict else _flex(r, kc)
+                _dget(r, kc, _dget(r, c)) if type(r) is plain else _kdash(r, kc, c, jc, cc)
             ))) is str and len(z) <= _SHORT) or t is int
             or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
         !s}{p3}{
             w if ((t := type(w := (
-                _dget(r, kd, _dget(r, d)) if type(r) is dict else _flex(r, kd)
+                _dget(r, kd, _dget(r, d)) if type(r) is plain else _kdash(r, kd, d, jd, dd)
             ))) is str and len(w) <= _SHORT) or t is int
             or (t is float and (1e-3 <= w < 1e7 or -1e7 < w <= -1e-3 or w == 0)) else _blank(w)
         !s}{p4}"""
@@ -381,6 +505,13 @@ def _texts4(part: Any, pieces: Pieces, keys: Keys, names: Names) -> list[str]:
 
 #: By number of fields (1 to `MAX_FIELDS`).
 _RECORD_TEXTS: Final[tuple[Texts, ...]] = (_records1, _records1, _records2, _records3, _records4)
+_RECORD_GETS: Final[tuple[Texts, ...]] = (
+    _record_gets1,
+    _record_gets1,
+    _record_gets2,
+    _record_gets3,
+    _record_gets4,
+)
 _TEXTS: Final[tuple[Texts, ...]] = (_texts1, _texts1, _texts2, _texts3, _texts4)
 #: The most fields a `str` may read for `rt_map_str_fields` (the compiler asks).
 MAX_FIELDS: Final = 4
