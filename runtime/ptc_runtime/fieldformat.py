@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import islice, repeat
 from operator import countOf, length_hint
 from typing import Any, Final
@@ -152,12 +153,7 @@ def _map_texts(
     keys: tuple[Keyword, ...],
 ) -> tuple[context.Fuel, list[str]]:
     items: Sequence[Any] = seq_items(coll, "for")
-    names = tuple(k.name for k in keys)
-    pieces = _literal_pieces(fmt)  # the text around each `%s`
-    # a dict's keyword read is two probes for a name without `-` (see `rt.kfield`);
-    # with one, every read of a stretch is `_kdash` (the loop's `rt_kdash`)
-    plain: type = dict if all("-" not in name for name in names) else _Flexible
-    alts = tuple(x for n in names for x in (keyword(n.replace("-", "_")), n.replace("-", "_")))
+    pieces, names, plain, alts = _shape(fmt, keys)
     fast: Texts | None = None
     records = is_records(items)
     if _ints_fit(fmt, len(keys)):
@@ -215,6 +211,19 @@ def _map_texts(
                 raise
             i += 1
     return module["FUEL"], out
+
+
+@lru_cache(maxsize=256)
+def _shape(fmt: str, keys: tuple[Keyword, ...]) -> tuple[Pieces, Names, type, Alts]:
+    """What a call needs besides its elements (made once per format and keywords): the
+    text around each `%s`, the keywords' names, the type whose reads are `rt.kfield`'s
+    two probes (`dict`; with a name with `-` none, `_Flexible`: every read of a stretch is
+    then `_kdash`, the loop's `rt_kdash`), and each name's `_` spelling as a keyword and a
+    string."""
+    names = tuple(k.name for k in keys)
+    plain: type = dict if all("-" not in name for name in names) else _Flexible
+    alts = tuple(x for n in names for x in (keyword(n.replace("-", "_")), n.replace("-", "_")))
+    return _literal_pieces(fmt), names, plain, alts
 
 
 def _ints_fit(fmt: str, parts: int) -> bool:
