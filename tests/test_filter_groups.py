@@ -270,7 +270,7 @@ def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) ->
         src = _program(rnd) + f"\n; {seed}/{i}"
         data = _data(rnd)
         n = len(data["xs"])
-        budget = rnd.choice([10**7, 10**7, rnd.randint(1, n + 9), n + rnd.randint(0, 40)])
+        budget = rnd.choice([10**7, 10**7, rnd.randint(1, n + 9), n + rnd.randint(1, 40)])
         applied += "rt_filter_groups" in _source(src) or "rt_filter_sums" in _source(src)
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         steps = "pmap" not in src  # a failing pmap's other workers stop anywhere

@@ -18,6 +18,9 @@ from ptc_runtime.builtins import filtered_groups, group_sums, grouped, keyed, se
 from tests.outcomes import outcome
 
 SUMS = "(->> data/xs (group-by :g)\n  (map (fn [[g vs]] [g (reduce + (map :v vs))])))"
+#: the folds a group's sum stands for
+FOLDS = ["(reduce + (map :v vs))", "(reduce + 0 (map :v vs))", "(apply + (map :v vs))"]
+FOLDS.append("(sum-by :v vs)")
 
 
 def _source(src: str) -> str:
@@ -33,12 +36,17 @@ def _source(src: str) -> str:
         "(for [[g vs] (group-by :g data/xs) :let [t (reduce + (map :v vs))]] [g t])",
         "(doseq [[g vs] (group-by :g data/xs)] (println g (reduce + (map :v vs))))",
         '(->> data/xs (filter #(= (:s %) "a")) (group-by :g) (map (fn [[g vs]] (reduce + (map :v vs)))))',
+        # the other folds of a group's numbers its sum stands for
+        "(map (fn [[g vs]] (reduce + 0 (map :v vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (apply + (mapv :v vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] {:g g :s (sum-by :v vs)}) (group-by :g data/xs))",
     ],
 )
 def test_the_rule_applies(src: str) -> None:
     code = _source(src)
     assert "rt_group_sums(" in code or "rt_group_val_sums(" in code
-    assert "rt_sum_column(" in code
+    folds = ("rt_sum_column(", "rt_reduce0_column(", "rt_apply_sum_column(", "rt_sum_by_column(")
+    assert sum(fold in code for fold in folds) == 1
 
 
 @pytest.mark.parametrize(
@@ -48,8 +56,10 @@ def test_the_rule_applies(src: str) -> None:
         "(map (fn [[g vs]] [(count vs) (reduce + (map :v vs))]) (group-by :g data/xs))",
         "(map (fn [[g vs]] [(map :w vs) (reduce + (map :v vs))]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (reduce + (map #(:v %) vs))) (group-by :g data/xs))",
-        "(map (fn [[g vs]] (reduce + 0 (map :v vs))) (group-by :g data/xs))",
-        "(map (fn [[g vs]] (sum-by :v vs)) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (reduce + 0.0 (map :v vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (reduce + 1 (map :v vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (apply + 1 (map :v vs))) (group-by :g data/xs))",
+        "(map (fn [[g vs]] (avg-by :v vs)) (group-by :g data/xs))",
         "(map (fn [[g vs]] (reduce max (map :v vs))) (group-by :g data/xs))",
         "(map (fn [[g vs]] (map :v vs)) (group-by :g data/xs))",
     ],
@@ -63,18 +73,34 @@ def test_a_sum_stands_for_itself() -> None:
     assert grouped.sum_column(2.5) == 2.5 and grouped.sum_column(-0.0) == -0.0
     assert repr(grouped.sum_column(-0.0)) == "-0.0" and grouped.sum_column(10**30) == 10**30
     assert grouped.sum_column([1, 2.5]) == 3.5
+    for fold in (grouped.reduce0_column, grouped.apply_sum_column, grouped.sum_by_column):
+        assert fold(2.5) == 2.5 and fold(7) == 7 and fold([1, 2.5]) == 3.5
+    # a column of -0.0 alone: each fold's own zero (a sum of -0.0 never stands in)
+    assert repr(grouped.reduce0_column([-0.0])) == repr(grouped.apply_sum_column([-0.0])) == "0.0"
+    assert repr(grouped.apply_sum_column([-0.0, -0.0])) == "-0.0"
+
+
+@pytest.mark.parametrize(
+    "sums",
+    [{"a": 1.5}, {"a": 0}, {"a": 0.0}, {"a": 1, "b": -0.0}, {1: 2.0}, {"a": float("nan")}],
+)
+def test_plain_sums(sums: dict[object, Any]) -> None:
+    negative_zero = any(repr(v) == "-0.0" for v in sums.values())
+    assert group_sums.plain_sums(sums) is (not negative_zero and 1 not in sums)
 
 
 def _records(n: int) -> list[dict[str, Any]]:
     return [{"g": f"g{i % 7}", "v": i * 0.25 - 100, "w": i} for i in range(n)]
 
 
+@pytest.mark.parametrize("fold", FOLDS)
 @pytest.mark.parametrize(
     ("change", "summed"),
     [
         (None, True),
         ("ints", True),
-        ("minus zero", True),  # a group of one -0.0: -0.0 (a sum from 0 would be 0.0)
+        ("minus zero", False),  # a group of one -0.0: a sum from 0 would be 0.0
+        ("zeros", True),  # sums of 0 and 0.0 stand in
         ("huge ints", True),
         ("nan", True),
         ("boolean", False),  # True + 1 is 2 in Python, +'s type error here
@@ -91,7 +117,7 @@ def _records(n: int) -> list[dict[str, Any]]:
     ],
 )
 def test_summed_or_columns(
-    change: str | None, summed: bool, monkeypatch: pytest.MonkeyPatch
+    fold: str, change: str | None, summed: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     xs: list[Any] = _records(700)
     field = "v"
@@ -99,6 +125,9 @@ def test_summed_or_columns(
         field = "w"
     elif change == "minus zero":
         xs.append({"g": "z", "v": -0.0, "w": 0})
+    elif change == "zeros":
+        xs += [{"g": "z", "v": 0.0, "w": 0}, {"g": "y", "v": -0.0, "w": 0}]
+        xs += [{"g": "y", "v": 0.0, "w": 0}, {"g": "x", "v": 0, "w": 0}]
     elif change == "huge ints":
         field = "w"
         xs[3]["w"] = xs[10]["w"] = 10**40
@@ -126,7 +155,7 @@ def test_summed_or_columns(
         xs[100]["g"] = [1]
     elif change == "one":
         xs[1]["g"], xs[2]["g"] = 1, True
-    src = SUMS.replace(":v", f":{field}")
+    src = SUMS.replace("(reduce + (map :v vs))", fold).replace(":v", f":{field}")
     handed: list[object] = []
     real = group_sums.record_sums
 
@@ -148,6 +177,9 @@ def test_summed_or_columns(
 BODIES = [
     "[k (reduce + (map :v vs))]",
     "(reduce + (mapv :v vs))",
+    "[k (reduce + 0 (map :v vs))]",
+    "(apply + (mapv :v vs))",
+    "{:k k :s (sum-by :v vs)}",
     "(do (println k) (reduce + (map :v vs)))",
     "(let [t (reduce + (map :v vs))] (if (> t 0) t k))",
     "[k (count vs) (reduce + (map :v vs))]",  # near miss: columns

@@ -106,8 +106,10 @@ def group_uses(
     its columns of several fields, or, with no field, its count. Each pluck becomes its
     column (a fresh vector, handed out once), `(count vs)` the count or the length of a
     column (as long as the group), and `(reduce + (map :f vs))` `rt_sum_column` of the
-    column (the same fold, errors and position; when that sum is the group's one read,
-    `rt_group_sums` may hand out the sum in place of the column: `_summed_only`),
+    column (the same fold, errors and position; `(reduce + 0 ..)` and `(apply + ..)` of
+    the pluck `rt_reduce0_column`/`rt_apply_sum_column`; when such a sum, or `sum-by`, is
+    the group's one read, `rt_group_sums` may hand out the sum in place of the column:
+    `_summed_only`),
     `(sum-by :f vs)`/`(avg-by :f vs)`
     `rt_sum_by_column`/`rt_avg_by_column` of it, `(:f (first vs))` its first value. A
     pluck by a literal fn (`_field_fn`) takes the loop's steps with the column
@@ -164,12 +166,13 @@ def group_uses(
                 counted.append(node)
                 continue
             use: tuple[ir.Const, str | None, ir.Call] | None = None  # key, fold, the read
-            if name == "reduce" and len(args) == 2 and args[0] == ir.BuiltinRef("+"):
-                inner = args[1]
+            summing = _summing(name, args)
+            if summing is not None:
+                folds, inner = summing
                 if type(inner) is ir.Call and type(inner.fn) is ir.BuiltinRef:
                     if inner.fn.name in ("map", "mapv"):
                         key = _group_field(inner, group)
-                        use = None if key is None else (key, "sum_column", inner)
+                        use = None if key is None else (key, folds, inner)
             elif name in GROUP_FIELD_READS:
                 key = _group_field(node, group)
                 use = None if key is None else (key, GROUP_FIELD_READS[name], node)
@@ -208,17 +211,39 @@ def group_uses(
     return ir.RtCall(stand_ins, (*coll.args, *plucked), coll.span), subs
 
 
+def _summing(name: str, args: tuple[ir.Node, ...]) -> tuple[str, ir.Node] | None:
+    """The helper folding a column and the pluck it folds, for `(reduce + pluck)`
+    (`rt_sum_column`), `(reduce + 0 pluck)` (`rt_reduce0_column`) and `(apply + pluck)`
+    (`rt_apply_sum_column`); else None."""
+    if not args or args[0] != ir.BuiltinRef("+"):
+        return None
+    if name == "reduce" and len(args) == 2:
+        return "sum_column", args[1]
+    if name == "reduce" and len(args) == 3:
+        zero = args[1]
+        if type(zero) is ir.Const and type(zero.value) is int and zero.value == 0:
+            return "reduce0_column", args[2]
+    if name == "apply" and len(args) == 2:
+        return "apply_sum_column", args[1]
+    return None
+
+
+#: The folds of a column that a group's sum may stand in for (`_summed_only`).
+SUMMED_FOLDS = frozenset({"sum_column", "reduce0_column", "apply_sum_column", "sum_by_column"})
+
+
 def _summed_only(
     fields: dict[ir.ConstValue, tuple[ir.Node, ir.Const, str | None, ir.Call]],
     counted: list[ir.Call],
 ) -> bool:
-    """The group is read only as `(reduce + (map :f vs))` of one keyword field (no count,
-    no read by a fn, which takes steps): its column serves `rt_sum_column` alone, so the
-    grouping may hand out the sum in its place (`rt_group_sums`, `builtins.group_sums`)."""
+    """The group is read only as `(reduce + (map :f vs))` of one keyword field (or `(reduce
+    + 0 ..)`, `(apply + ..)`, `(sum-by :f vs)`; no count, no read by a fn, which takes
+    steps): its column serves that fold alone, so the grouping may hand out the sum in
+    its place (`rt_group_sums`, `builtins.group_sums`)."""
     if len(fields) != 1 or counted:
         return False
     ((_, key, fold, read),) = fields.values()
-    return fold == "sum_column" and type(key.value) is Keyword and type(read.args[0]) is ir.Const
+    return fold in SUMMED_FOLDS and type(key.value) is Keyword and type(read.args[0]) is ir.Const
 
 
 #: Builtins `(f :k group)` that read only the group's values of `:k`: the column itself for

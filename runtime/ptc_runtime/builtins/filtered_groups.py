@@ -31,7 +31,7 @@ from functools import partial
 from typing import Any, Final
 
 from ptc_runtime import context
-from ptc_runtime.builtins.group_sums import NO_SUM, SUM_FAILS
+from ptc_runtime.builtins.group_sums import NO_SUM, SUM_FAILS, plain_sums
 from ptc_runtime.builtins.grouped import Prefiltered, raw_keys
 from ptc_runtime.collections import seq_items
 from ptc_runtime.fieldfilter import (
@@ -126,7 +126,7 @@ def _grouped(
                 grouped = False
     fuel = module["FUEL"]
     vector = partial(_vector, items, name, lit, keep_equal)
-    if grouped and raw_keys(groups):
+    if grouped and (plain_sums(groups) if summed else raw_keys(groups)):
         return fuel, Prefiltered(groups, keyfn, fields, vector, summed)
     return fuel, vector()
 

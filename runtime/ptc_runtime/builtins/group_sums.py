@@ -22,6 +22,7 @@ number (a string never grows by concatenation).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import copysign
 from typing import Any, Final
 
 from ptc_runtime.builtins.grouped import Prefiltered, raw_keys, stand_ins_of
@@ -64,7 +65,21 @@ def record_sums(keyfn: object, items: Sequence[object], field: object) -> dict[o
         add_all(items, keyfn.name, field.name, sums)  # type: ignore[arg-type]
     except SUM_FAILS:
         return None
-    return sums if raw_keys(sums) else None
+    return sums if plain_sums(sums) else None
+
+
+def plain_sums(sums: dict[object, Any]) -> bool:
+    """Whether `sums` may stand in for their groups: keyed as `group-by` stores keys
+    (`grouped.raw_keys`), and none -0.0, the one sum that `0 + ` changes (so each is also
+    what `(reduce + 0 ..)`, `(apply + ..)` and `sum-by` make of the group's numbers)."""
+    if not raw_keys(sums):
+        return False
+    values = sums.values()
+    return 0 not in values or not any(map(_negative_zero, values))
+
+
+def _negative_zero(x: object) -> bool:
+    return x == 0 and type(x) is float and copysign(1.0, x) < 0
 
 
 #: What adding a part's values raises where the columns must answer: a missing key or

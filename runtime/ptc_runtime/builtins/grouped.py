@@ -346,6 +346,27 @@ def sum_column(col: Any) -> object:
     return reduce_(add, col)
 
 
+def reduce0_column(col: Any) -> object:
+    """`(reduce + 0 col)` for a column (as `sum_column`), or the sum `group_sums` handed
+    out in its place: `0 + ` that fold is the fold itself, the sum never being -0.0."""
+    if type(col) is float or type(col) is int:
+        return col
+    from ptc_runtime.builtins.sequences import reduce_  # see `sum_column`
+
+    return reduce_(add, 0, col)
+
+
+def apply_sum_column(col: Any) -> object:
+    """`(apply + col)` for a column (as `sum_column`), or the sum `group_sums` handed out in
+    its place: `+` of the values (`0 + ` the fold, or the one `a + b` of two) is that sum,
+    never being -0.0."""
+    if type(col) is float or type(col) is int:
+        return col
+    from ptc_runtime.builtins.combinators import apply  # as `sum_column`'s import
+
+    return apply(add, col)
+
+
 def charged_column(
     col: list[object], fuel: context.Fuel, credit: context.Credit
 ) -> tuple[context.Fuel, list[object]]:
@@ -362,9 +383,12 @@ def charged_column(
     return module["FUEL"], col
 
 
-def sum_by_column(col: list[object]) -> object:
+def sum_by_column(col: Any) -> object:
     """`(sum-by :f group)` given the group's column of `:f`: what `sum-by` does with the
-    values it reads (the same result and errors)."""
+    values it reads (the same result and errors); or the sum `group_sums` handed out in
+    its place (`sum-by` of numbers only, no nil, is `0 + ` their fold, the sum itself)."""
+    if type(col) is float or type(col) is int:
+        return col
     numbers, total, _ = _aggregation()
     return total(numbers(col, "sum-by"))
 
@@ -396,6 +420,8 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_group_counts": group_counts,
     "rt_group_vals": group_vals,
     "rt_sum_column": sum_column,
+    "rt_reduce0_column": reduce0_column,
+    "rt_apply_sum_column": apply_sum_column,
     "rt_sum_by_column": sum_by_column,
     "rt_charged_column": charged_column,
     "rt_avg_by_column": avg_by_column,
