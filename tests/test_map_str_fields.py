@@ -89,7 +89,7 @@ def _pattern_body(rnd: random.Random) -> tuple[str, str]:
     """A `{:keys [...]}` pattern (or `{s :s}`) and a `str` of the names it binds."""
     names = rnd.sample(["s", "g", "f", "a", "z", "a-b"], rnd.randint(1, 4))
     if rnd.random() < 0.8:
-        pattern = f"{{:keys [{' '.join(names)}]}}"
+        pattern = f"{{:keys [{' '.join(names)}]{rnd.choice(['', '', ' :as p'])}}}"
     else:
         pattern = "{" + " ".join(f"{n} :{n}" for n in names) + "}"
     parts = []
@@ -263,6 +263,7 @@ def test_a_pattern_error_comes_at_its_element(
         "(map #(let [{:keys [s]} %] (str s)) data/xs)",
         '(map (fn [{s :s g :g}] (str s "," g)) data/xs)',
         "(map (fn [{:keys [a-b]}] (str a-b)) data/xs)",
+        '(map (fn [{:keys [s] :as p}] (str s "!")) data/xs)',  # `:as`, not read
     ],
 )
 def test_the_rule_applies_to_a_map_pattern(src: str) -> None:
@@ -272,7 +273,7 @@ def test_the_rule_applies_to_a_map_pattern(src: str) -> None:
 @pytest.mark.parametrize(
     "src",
     [
-        "(map (fn [{:keys [s] :as p}] (str s)) data/xs)",  # :as
+        "(map (fn [{:keys [s] :as p}] (str s p)) data/xs)",  # the map itself a part
         "(map (fn [{:keys [s] :or {s 1}}] (str s)) data/xs)",  # :or
         "(map (fn [{:strs [s]}] (str s)) data/xs)",  # a string key
         "(map (fn [[s g]] (str s g)) data/xs)",  # a vector pattern

@@ -126,7 +126,7 @@ def _pattern(
 ) -> Span | None:
     """The position of a map pattern's check when `bindings` destructure `param` by
     `{:keys [k ...]}` and nothing else (`(m (ds_check_map param)) (k (ds_get m :k)) ...`,
-    keyword keys; no `:or`, `:as` or nested pattern), filling `names`; else None.
+    keyword keys, perhaps `:as`; no `:or` or nested pattern), filling `names`; else None.
     """
     (m, check), *reads = bindings
     if not (
@@ -139,6 +139,8 @@ def _pattern(
     ):
         return None
     for ident, value in reads:
+        if type(value) is ir.Local and value.ident == m:
+            continue  # `:as p`: the map itself, which no part reads (it is no field)
         if not (
             type(value) is ir.RtCall
             and value.helper == "ds_get"
