@@ -194,36 +194,49 @@ def test_keys_equal_in_python_are_not_one_memo_key() -> None:
         assert got[0] == "ok"
 
 
-def test_a_memo_that_rarely_hits_is_dropped() -> None:
-    # distinct keys: after the trial the reads go on without the memo, and agree
-    n = 5000
-    data = {
-        "items": [{"id": f"k{i}", "j": i % 7} for i in range(n)],
-        "m": {f"k{i}": {"name": i} for i in range(n)},
-    }
+@pytest.mark.parametrize(
+    ("path", "n", "memo"),
+    [
+        ("[(:id e) :name]", 5000, False),  # distinct keys: a memo would rarely hit
+        ("[(:id e)]", 5000, False),  # one level: a probe either way
+        ("[(:c e) :name]", 5000, True),  # 40 keys
+        ("[(:c e) :name]", 100, False),  # all sampled: 40 keys among 100, 2.5 reads each
+        ("[(:c e) :name]", 130, True),  # 3.25 reads each
+        ("[(:id e) :name]", 100, False),
+        ("[(:j e) :a]", 5000, False),  # ints are never memo keys (1 = 1.0 = true)
+        ("[(:s e) :a]", 5000, True),  # about 1000 keys of 5000 (the sample's estimate)
+        ("[(:h e) :a]", 5000, False),  # about 2500 of 5000
+    ],
+)
+def test_a_memo_only_where_keys_repeat(path: str, n: int, memo: bool) -> None:
+    rnd = random.Random(n)
+    items = [
+        {
+            "id": f"k{i}",
+            "c": f"k{i % 40}",
+            "j": i % 7,
+            "s": f"k{rnd.randrange(1000)}",
+            "h": f"k{rnd.randrange(2500)}",
+        }
+        for i in range(n)
+    ]
+    data = {"items": items, "m": {f"k{i}": {"name": i, "a": i} for i in range(n)}}
+    data["m"].update({i: {"a": i} for i in range(7)})  # type: ignore[dict-item]
     memos: list[object] = []
-    real = pathmap._Paths.read
+    real = pathmap._Paths.read_part
 
-    def spy(self: pathmap._Paths, keys: list[Any]) -> list[object]:
-        out = real(self, keys)
+    def spy(self: pathmap._Paths, part: Any, fields: Any) -> list[object]:
         memos.append(self.memo)
-        return out
+        return real(self, part, fields)
 
-    pathmap._Paths.read = spy  # type: ignore[method-assign]
+    pathmap._Paths.read_part = spy  # type: ignore[method-assign]
     try:
-        for path in ("[(:id e) :name]", "[(:id e)]"):
-            src = f"(let [m data/m] (mapv (fn [e] (get-in m {path})) data/items))"
-            memos.clear()
-            got = _outcome(src, data, 10**6)
-            assert got == _generic(src, data, 10**6)
-            assert memos and memos[-1] is None  # dropped (one level: never made)
-        memos.clear()
-        src = "(let [m {0 {:a 1} 1 {:a 2}}] (mapv (fn [e] (get-in m [(:j e) :a])) data/items))"
+        src = f"(let [m data/m] (mapv (fn [e] (get-in m {path})) data/items))"
         got = _outcome(src, data, 10**6)
-        assert got == _generic(src, data, 10**6)
-        assert memos[-1] is None  # ints are never memo keys (1 = 1.0 = true): no hits
     finally:
-        pathmap._Paths.read = real  # type: ignore[method-assign]
+        pathmap._Paths.read_part = real  # type: ignore[method-assign]
+    assert got == _generic(src, data, 10**6)
+    assert memos and (memos[-1] is not None) == memo, memos[-1]
 
 
 @pytest.mark.parametrize("budget", [1, 2, 50, 51, 149, 150, 151, 4000])

@@ -20,7 +20,7 @@ Why it is exact:
   when equal values are the same key: strings, keywords and nil only (`1`, `1.0` and
   `true` are equal in Python but not the same key of a vector or a map here). A lookup
   by any other value cannot hit such an entry (it is equal to none of them) and reads
-  the path itself. The memo is dropped when it rarely hits (`_MEMO_TRIAL`).
+  the path itself. There is no memo where it would rarely hit (`worth_a_memo`).
 - Each read is `lookup.get_path1` .. `get_path5` (`get_path` for longer paths), which
   read as `get_in` does, from the map at the end of the path's constant keys that come
   first (read once: without a default, a missing key and a nil value read alike from
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from operator import itemgetter
 from typing import Any, Final
 
@@ -50,8 +51,10 @@ from ptc_runtime.lookup import (
 from ptc_runtime.records import is_records
 from ptc_runtime.values import Keyword
 
-#: The elements read before the memo's hit rate decides whether it stays (see `_Paths`).
-_MEMO_TRIAL: Final = 2048
+#: The elements whose keys `worth_a_memo` looks at.
+_SAMPLE: Final = 256
+#: A memo is made when each key is expected to be read this many times or more.
+_REPEATS: Final = 3
 #: Field values equal only to themselves as keys (see the module docstring).
 _EXACT_KEYS: Final = frozenset({str, Keyword, type(None)})
 
@@ -86,10 +89,29 @@ def map_path(
         module = {"FUEL": fuel}
     paths = _Paths(m, path, slots)
     reader = _Fields(fields, names, is_records(items))
+    if paths.memo is not None and not worth_a_memo(items, reader):
+        paths.memo = None  # the inner reader's memo, if any, is not judged: it is small
     out: list[object] = []
     for part in fuel_parts(items, module, credit):
         out += paths.read_part(part, reader)
     return module["FUEL"], out
+
+
+def worth_a_memo(items: Sequence[Any], reader: _Fields) -> bool:
+    """Whether the keys of `items` can be memo keys (`exact`) and repeat enough for a
+    memo to pay (`_REPEATS` reads a key), judged by the first `_SAMPLE` of them (reading
+    fields ahead is invisible: a read cannot fail or have effects): `d` distinct among
+    `s` sampled is all of them when `s` is all; else the keys number about
+    `s * s / (2 * (s - d))` (each pair of the sample is equal with chance one in their
+    number)."""
+    s = min(len(items), _SAMPLE)
+    keys = reader.keys(items[:s])
+    if not all(map(exact, keys)):  # ints, floats, ...: never memo keys
+        return False
+    d = len(set(keys))
+    if s == len(items):
+        return s >= _REPEATS * d
+    return 2 * (s - d) * len(items) >= _REPEATS * s * s
 
 
 class _Fields:
@@ -128,20 +150,27 @@ def _column(part: Sequence[Any], k: object, name: str) -> list[Any]:
     return [get_flexible(x, k) for x in part]
 
 
+def exact(key: Any) -> bool:
+    """Whether `key` (field values: one, or a tuple of them) may be a memo key: values
+    that are equal only to themselves as keys of a map (see the module docstring). A key
+    equal to such a key is one too."""
+    if type(key) is tuple:
+        return all(type(v) in _EXACT_KEYS for v in key)
+    return type(key) in _EXACT_KEYS
+
+
 class _Paths:
     """The path reads of one call: the map at the end of the constant keys the path
     starts with (`head`), the read of the rest for one element (`one`), and the memo."""
 
     __slots__ = (
-        "args",
+        "after",
         "head",
         "inner",
         "memo",
-        "places",
+        "one_level",
         "read_rest",
-        "seen",
         "single",
-        "trial",
     )
 
     def __init__(self, m: object, path: tuple[object, ...], slots: tuple[int, ...]) -> None:
@@ -159,34 +188,30 @@ class _Paths:
             cut = slots[-1] - lead
             self.inner = _Paths(self.head, rest[:cut], tuple(s - lead for s in slots[:-1]))
             rest = rest[cut:]
-            slots = (lead,)
         # the rest as `lookup.get_path1` .. `get_path5` take it (each key followed by the
-        # name of a constant keyword without `-`, else None), or `get_path`'s keys; the
-        # fields go to `places`
+        # name of a constant keyword without `-`, else None), or `get_path`'s keys; its
+        # first key is the (last) field
+        self.one_level = len(rest) == 1
         if len(rest) <= len(_UNROLLED):
             self.read_rest = _UNROLLED[len(rest) - 1]
             args: list[object] = []
             for k in rest:
                 name = k.name if type(k) is Keyword and "-" not in k.name else None
                 args += (k, name)
-            self.places = tuple(2 * (s - lead) for s in slots)
         else:
             self.read_rest = get_path
             args = list(rest)
-            self.places = tuple(s - lead for s in slots)
-        self.args = args
-        self.seen = 0  # elements read while the memo is on trial
-        self.trial = 0  # of those, the ones it missed
+        self.after = tuple(args[1:])  # the arguments after the field
 
     def one(self, key: Any) -> object:
-        """The path read for an element whose field values are `key`."""
-        args = self.args.copy()
+        """The path read for an element whose field values are `key` (the rest's first
+        key is a field: the constant lead ends where the first field is, and the inner
+        reader's path where the last one is)."""
         inner = self.inner
         if inner is None:
-            args[self.places[0]] = key
-            return self.read_rest(self.head, *args)
-        args[0] = key[-1]
-        return self.read_rest(inner.value(key[:-1] if len(key) > 2 else key[0]), *args)
+            return self.read_rest(self.head, key, *self.after)
+        m = inner.value(key[:-1] if len(key) > 2 else key[0])
+        return self.read_rest(m, key[-1], *self.after)
 
     def value(self, key: Any) -> object:
         """`one(key)` through the memo."""
@@ -199,7 +224,7 @@ class _Paths:
             return self.one(key)
         if v is _MISS:
             v = self.one(key)
-            if self.exact(key):
+            if exact(key):
                 memo[key] = v
         return v
 
@@ -215,8 +240,6 @@ class _Paths:
             except (KeyError, TypeError):  # a field missing, a key not memoized
                 pass
             else:
-                if self.seen < _MEMO_TRIAL:
-                    self.seen += len(out)
                 return out
         return self.read(fields.keys(part))
 
@@ -225,7 +248,7 @@ class _Paths:
         memo = self.memo
         if memo is None:
             head = self.head
-            if type(head) is dict and len(self.args) == 2 and self.inner is None:
+            if type(head) is dict and self.one_level and self.inner is None:
                 # `(get m (:k x))`: `get_path1`'s exact probe, taken unless the key is
                 # a boolean; anything else reads flexibly
                 get = head.get
@@ -238,43 +261,29 @@ class _Paths:
                     ]
                 except TypeError:  # an unhashable key: read by `get_path1`
                     pass
+            if self.inner is None:  # `one` of each key, without its frame
+                return list(map(self.read_rest, repeat(head), keys, *map(repeat, self.after)))
             return list(map(self.one, keys))
         try:
             out = list(map(memo.__getitem__, keys))
         except (KeyError, TypeError):  # a key not memoized, or unhashable
             pass
         else:
-            if self.seen < _MEMO_TRIAL:
-                self.seen += len(keys)
             return out
         get = memo.get
         one = self.one
         out = []
-        misses = 0
         for key in keys:
             try:
                 v = get(key, _MISS)
             except TypeError:  # a collection: no memo key
                 v = _MISS
             if v is _MISS:
-                misses += 1
                 v = one(key)
-                if self.exact(key):
+                if exact(key):
                     memo[key] = v
             out.append(v)
-        if self.seen < _MEMO_TRIAL:
-            self.seen += len(keys)
-            self.trial += misses
-            if self.seen >= _MEMO_TRIAL and 4 * self.trial > 3 * self.seen:
-                self.memo = None  # three misses in four: it costs more than it saves
         return out
-
-    def exact(self, key: Any) -> bool:
-        """Whether `key` may be a memo key: field values that are equal only to
-        themselves as keys of a map (see the module docstring)."""
-        if self.single:
-            return type(key) in _EXACT_KEYS
-        return all(type(v) in _EXACT_KEYS for v in key)
 
 
 #: `(get-in m [k1 .. kn])` of one to five keys, unrolled (`lookup.get_path1` ..).
