@@ -457,3 +457,15 @@ def test_a_name_with_a_dash(spelling: str, records: bool, monkeypatch: pytest.Mo
         assert "rt_map_str_fields" in ptc_compiler.compile(src).python_source
         for steps in (1, 150, 10**6):
             _agree(src + f" ; {steps}", {"xs": xs}, steps, monkeypatch)
+
+
+def test_a_long_format(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a format over 1,024 characters is not kept by `_shape`'s cache
+    lit = "%s " * 700
+    src = f'(map #(str "{lit}" (:s %) "{lit}" (:g %)) data/xs)'
+    xs = [{"s": i, "g": "x"} for i in range(40)]
+    before = fieldformat._shape.cache_info().currsize
+    res = run(src, data={"xs": xs})
+    assert res.ok and res.value == [f"{lit}{i}{lit}x" for i in range(40)]
+    assert fieldformat._shape.cache_info().currsize == before
+    _agree(src + " ;", {"xs": xs}, 10**6, monkeypatch)

@@ -153,7 +153,9 @@ def _map_texts(
     keys: tuple[Keyword, ...],
 ) -> tuple[context.Fuel, list[str]]:
     items: Sequence[Any] = seq_items(coll, "for")
-    pieces, names, plain, alts = _shape(fmt, keys)
+    # (a long format is not kept: the cache would hold up to 256 of them)
+    shape = _shape(fmt, keys) if len(fmt) <= 1024 else _shape.__wrapped__(fmt, keys)
+    pieces, names, plain, alts = shape
     fast: Texts | None = None
     records = is_records(items)
     if _ints_fit(fmt, len(keys)):
