@@ -28,6 +28,7 @@ CONST_KEYS = [":a", '"a"', ":x", "1", "0", "true", "nil", ":d-e", "1.0", '"x"']
 FIELD_KEYS = ["(:p e)", "(:q e)", "(get e :p)", '(get e "q")', "(:d-e e)", "e"]
 FIELD_VALUES: list[Any] = ["x", "y", "a", "x", "y", "d_e", 1, 0, 1.0, True, False, None]
 ODD_VALUES: list[Any] = [[1], {"z": 1}, 2.5, "zz", -1]
+EXACT_VALUES: list[Any] = ["x", "y", "a", "d_e", None]
 
 BASES = [
     "data/m",
@@ -48,13 +49,13 @@ def _host_tree(rnd: random.Random, depth: int) -> Any:
     return {k: _host_tree(rnd, depth - 1) for k in keys if rnd.random() < 0.7}
 
 
-def _event(rnd: random.Random, odd: float) -> Any:
+def _event(rnd: random.Random, odd: float, values: list[Any]) -> Any:
     if rnd.random() < odd / 3:
         return rnd.choice([None, 5, "s", [1, 2]])  # not a map
     e: dict[str, Any] = {}
     for f in ("p", "q", "d-e", "d_e"):
         if rnd.random() >= odd:
-            e[f] = rnd.choice(FIELD_VALUES if rnd.random() >= odd else ODD_VALUES)
+            e[f] = rnd.choice(values if rnd.random() >= odd else ODD_VALUES)
     return e
 
 
@@ -82,8 +83,18 @@ def _program(rnd: random.Random) -> tuple[str, dict[str, Any]]:
     ]
     if not any(k in FIELD_KEYS for k in keys):
         keys[rnd.randrange(len(keys))] = rnd.choice(FIELD_KEYS)
-    n = rnd.choice([0, 3, 16, 40, 300])
-    events = [_event(rnd, odd) for _ in range(n)]
+    n = rnd.choice([0, 3, 16, 40, 300, 400])
+    # memo keys only (strings, nil) at first half the time, so there is a memo, then
+    # any values for the lookups against it
+    exact = rnd.random() < 0.5
+    events = [
+        _event(
+            rnd,
+            0 if exact and i < 256 else odd,
+            EXACT_VALUES if exact and i < 256 else FIELD_VALUES,
+        )
+        for i in range(n)
+    ]
     data = {
         "events": events,
         # scalars (and a few collections) as the elements: keys themselves
@@ -174,11 +185,14 @@ def test_path_maps_agree_with_the_loop(seed: int) -> None:
 
 def test_keys_equal_in_python_are_not_one_memo_key() -> None:
     # 1, 1.0 and true read different things; so do "x" and :x in a vector; all repeated
-    # often, so a memo hit would be taken if they shared an entry
+    # often, so a memo hit would be taken if they shared an entry. The first 300 keys are
+    # memo keys, so there is a memo (see `pathmap.worth_a_memo`) for the rest to miss.
     base = '{:a {1 "int" true "bool" "x" "str" :x "kw" nil "nil"} :v [[10 11] [20 21]]}'
+    first = ['"x"', ":x", "nil"]
     values = ["1", "1.0", "true", '"x"', ":x", "nil", "false", "[1]", "0"]
-    events = " ".join(f"{{:p {values[i % len(values)]}}}" for i in range(600))
-    keys = " ".join(values[i % len(values)] for i in range(600))  # the elements as keys
+    order = [first[i % 3] for i in range(300)] + [values[i % 9] for i in range(600)]
+    events = " ".join(f"{{:p {v}}}" for v in order)
+    keys = " ".join(order)  # the elements as keys
     for path, coll in (
         ("[:a (:p e)]", events),
         ("[:v (:p e) 1]", events),
@@ -220,8 +234,9 @@ def test_a_memo_only_where_keys_repeat(path: str, n: int, memo: bool) -> None:
         }
         for i in range(n)
     ]
-    data = {"items": items, "m": {f"k{i}": {"name": i, "a": i} for i in range(n)}}
-    data["m"].update({i: {"a": i} for i in range(7)})  # type: ignore[dict-item]
+    m: dict[object, object] = {f"k{i}": {"name": i, "a": i} for i in range(n)}
+    m.update({i: {"a": i} for i in range(7)})
+    data: dict[str, Any] = {"items": items, "m": m}
     memos: list[object] = []
     real = pathmap._Paths.read_part
 
