@@ -460,12 +460,14 @@ def test_a_name_with_a_dash(spelling: str, records: bool, monkeypatch: pytest.Mo
 
 
 def test_a_long_format(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a format over 1,024 characters is not kept by `_shape`'s cache
+    # a format over 1,024 characters is not kept by `_shape`'s or `_literal_pieces`' cache
     lit = "%s " * 700
     src = f'(map #(str "{lit}" (:s %) "{lit}" (:g %)) data/xs)'
     xs = [{"s": i, "g": "x"} for i in range(40)]
     before = fieldformat._shape.cache_info().currsize
+    pieces = fieldformat._literal_pieces.cache_info().currsize
     res = run(src, data={"xs": xs})
     assert res.ok and res.value == [f"{lit}{i}{lit}x" for i in range(40)]
     assert fieldformat._shape.cache_info().currsize == before
+    assert fieldformat._literal_pieces.cache_info().currsize == pieces
     _agree(src + " ;", {"xs": xs}, 10**6, monkeypatch)

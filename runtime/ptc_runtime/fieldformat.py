@@ -153,9 +153,11 @@ def _map_texts(
     keys: tuple[Keyword, ...],
 ) -> tuple[context.Fuel, list[str]]:
     items: Sequence[Any] = seq_items(coll, "for")
-    # (a long format is not kept: the cache would hold up to 256 of them)
-    shape = _shape(fmt, keys) if len(fmt) <= 1024 else _shape.__wrapped__(fmt, keys)
-    pieces, names, plain, alts = shape
+    # a long format is not kept (the caches would hold up to 256 of them)
+    if len(fmt) <= 1024:
+        pieces, names, plain, alts = _shape(fmt, keys)
+    else:
+        pieces, names, plain, alts = _fields_shape(_literal_pieces.__wrapped__(fmt), keys)
     fast: Texts | None = None
     records = is_records(items)
     if _ints_fit(fmt, len(keys)):
@@ -217,15 +219,20 @@ def _map_texts(
 
 @lru_cache(maxsize=256)
 def _shape(fmt: str, keys: tuple[Keyword, ...]) -> tuple[Pieces, Names, type, Alts]:
-    """What a call needs besides its elements (made once per format and keywords): the
-    text around each `%s`, the keywords' names, the type whose reads are `rt.kfield`'s
-    two probes (`dict`; with a name with `-` none, `_Flexible`: every read of a stretch is
-    then `_kdash`, the loop's `rt_kdash`), and each name's `_` spelling as a keyword and a
-    string."""
+    """`_fields_shape` of the text around each `%s` of `fmt`, made once per format and
+    keywords."""
+    return _fields_shape(_literal_pieces(fmt), keys)
+
+
+def _fields_shape(pieces: Pieces, keys: tuple[Keyword, ...]) -> tuple[Pieces, Names, type, Alts]:
+    """What a call needs besides its elements: the format's `pieces`, the keywords'
+    names, the type whose reads are `rt.kfield`'s two probes (`dict`; with a name with `-`
+    none, `_Flexible`: every read of a stretch is then `_kdash`, the loop's `rt_kdash`),
+    and each name's `_` spelling as a keyword and a string."""
     names = tuple(k.name for k in keys)
     plain: type = dict if all("-" not in name for name in names) else _Flexible
     alts = tuple(x for n in names for x in (keyword(n.replace("-", "_")), n.replace("-", "_")))
-    return _literal_pieces(fmt), names, plain, alts
+    return pieces, names, plain, alts
 
 
 def _ints_fit(fmt: str, parts: int) -> bool:
