@@ -24,8 +24,10 @@ from tests.test_field_filter import _pull_like_a_worker as pull_like_a_worker
 
 SUMS = """(->> data/xs (filter #(= (:s %) "a")) (group-by :g)
   (map (fn [[g vs]] [g (reduce + (map :v vs))])))"""
-#: the group counted too: columns, not sums (`rt_filter_groups`, not `rt_filter_sums`)
-COLUMNS = SUMS.replace("[g (reduce", "[g (count vs) (reduce")
+#: the group counted too: [sum, count] pairs (`rt_filter_sum_counts`)
+SUM_COUNTS = SUMS.replace("[g (reduce", "[g (count vs) (reduce")
+#: the column itself: columns (`rt_filter_groups`)
+COLUMNS = SUMS.replace("(reduce + (map :v vs))", "(count vs) (mapv :v vs)")
 
 
 def _source(src: str) -> str:
@@ -46,7 +48,7 @@ def _source(src: str) -> str:
 )
 def test_the_rule_applies(src: str) -> None:
     code = _source(src)
-    assert "rt_filter_groups(" in code or "rt_filter_sums(" in code
+    assert any(f"rt_filter_{h}(" in code for h in ("groups", "sums", "sum_counts"))
     assert "rt_filter_field" not in code
 
 
@@ -72,7 +74,7 @@ def test_the_rule_applies(src: str) -> None:
 )
 def test_the_rule_does_not_apply(src: str) -> None:
     code = _source(src)
-    assert "rt_filter_groups" not in code and "rt_filter_sums" not in code
+    assert not any(f"rt_filter_{h}(" in code for h in ("groups", "sums", "sum_counts"))
 
 
 def _records(n: int, **extra: Any) -> list[dict[str, Any]]:
@@ -84,7 +86,7 @@ def _records(n: int, **extra: Any) -> list[dict[str, Any]]:
     return xs
 
 
-@pytest.mark.parametrize("src", [SUMS, COLUMNS])
+@pytest.mark.parametrize("src", [SUMS, SUM_COUNTS, COLUMNS])
 @pytest.mark.parametrize(
     ("change", "in_one_pass"),
     [
@@ -118,11 +120,12 @@ def test_groups_in_the_filters_pass(
         xs[2999] = None
     made = _made(monkeypatch)
     got = outcome(src, data={"xs": xs}, timeout_ms=None)
-    assert ("ok" in got) is (change not in ("no field", "boolean"))  # +'s error
+    # +'s error for nil or a boolean in a sum
+    assert ("ok" in got) is (src is COLUMNS or change not in ("no field", "boolean"))
     if in_one_pass == "columns":
         in_one_pass = src is COLUMNS
     assert bool(made) is in_one_pass
-    assert all(p.summed is (src is SUMS) for p in made)
+    assert all(p.summed == {SUMS: 1, SUM_COUNTS: 2, COLUMNS: 0}[src] for p in made)
     with monkeypatch.context() as m:
         m.setattr(rules_sequences, "filter_groups", lambda e, n: None)
         assert got == outcome(src + " ", data={"xs": xs}, timeout_ms=None)
@@ -140,7 +143,7 @@ def _made(monkeypatch: pytest.MonkeyPatch) -> list[grouped.Prefiltered]:
     return made
 
 
-@pytest.mark.parametrize("program", [SUMS, COLUMNS])
+@pytest.mark.parametrize("program", [SUMS, SUM_COUNTS, COLUMNS])
 @pytest.mark.parametrize("budget", [1, 2, 999, 1000, 1001, 2999, 3000, 3001, 3004, 3007, 3008])
 def test_a_step_fails_where_it_would(
     program: str, budget: int, monkeypatch: pytest.MonkeyPatch
@@ -149,13 +152,15 @@ def test_a_step_fails_where_it_would(
     element (at the filter's collection), or at the same group of the `map` after it."""
     data = {"xs": _records(3000)}
     src = program.replace("(->>", "(->>\n")
-    assert "rt_filter_groups" in _source(src) or "rt_filter_sums" in _source(src)
+    assert any(f"rt_filter_{h}(" in _source(src) for h in ("groups", "sums", "sum_counts"))
     got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
     monkeypatch.setattr(rules_sequences, "filter_groups", lambda e, n: None)
     assert got == outcome(src + " ", data=data, max_steps=budget, timeout_ms=None)
 
 
-@pytest.mark.parametrize(("src", "splits"), [(SUMS, "_SUMS"), (COLUMNS, "_COLUMNS")])
+@pytest.mark.parametrize(
+    ("src", "splits"), [(SUMS, "_SUMS"), (SUM_COUNTS, "_SUM_COUNTS"), (COLUMNS, "_COLUMNS")]
+)
 @pytest.mark.parametrize("worker_steps", [1, 3000, 9000])
 def test_a_chunk_refilled_by_another_worker_meanwhile(
     src: str, splits: str, worker_steps: int, monkeypatch: pytest.MonkeyPatch
@@ -271,14 +276,14 @@ def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) ->
         data = _data(rnd)
         n = len(data["xs"])
         budget = rnd.choice([10**7, 10**7, rnd.randint(1, n + 9), n + rnd.randint(1, 40)])
-        applied += "rt_filter_groups" in _source(src) or "rt_filter_sums" in _source(src)
+        code = _source(src)
+        applied += any(f"rt_filter_{h}(" in code for h in ("groups", "sums", "sum_counts"))
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         steps = "pmap" not in src  # a failing pmap's other workers stop anywhere
         with monkeypatch.context() as m:
             m.setattr(rules_sequences, "filter_groups", lambda e, n: None)
             plain = src + " "
-            assert "rt_filter_groups" not in _source(plain)
-            assert "rt_filter_sums" not in _source(plain)
+            assert "rt_filter_field(" in _source(plain) or "rt_filter_" not in _source(plain)
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)
         if not steps:
             got = outcome(src, data=data, max_steps=budget, timeout_ms=None, steps=False)

@@ -66,6 +66,7 @@ def _source(src: str) -> str:
 def test_the_rule_applies(src: str) -> None:
     code = _source(src)
     helpers = ("rt_group_columns(", "rt_group_vals(", "rt_group_sums(", "rt_group_val_sums(")
+    helpers += ("rt_group_sum_counts(", "rt_group_val_sum_counts(")
     assert any(h in code for h in helpers)
     assert "b_group_by" not in code and "rt_group_by_field" not in code
     summed = "(reduce + (map" in src

@@ -40,11 +40,15 @@ def _source(src: str) -> str:
         "(map (fn [[g vs]] (reduce + 0 (map :v vs))) (group-by :g data/xs))",
         "(map (fn [[g vs]] (apply + (mapv :v vs))) (group-by :g data/xs))",
         "(map (fn [[g vs]] {:g g :s (sum-by :v vs)}) (group-by :g data/xs))",
+        # counted too: [sum, count] pairs
+        "(map (fn [[g vs]] [(count vs) (reduce + (map :v vs))]) (group-by :g data/xs))",
+        "(for [vs (vals (group-by :g data/xs)) :when (> (count vs) 1)] (sum-by :v vs))",
     ],
 )
 def test_the_rule_applies(src: str) -> None:
     code = _source(src)
-    assert "rt_group_sums(" in code or "rt_group_val_sums(" in code
+    helpers = ("rt_group_sums(", "rt_group_val_sums(", "rt_group_sum_counts(")
+    assert any(h in code for h in (*helpers, "rt_group_val_sum_counts("))
     folds = ("rt_sum_column(", "rt_reduce0_column(", "rt_apply_sum_column(", "rt_sum_by_column(")
     assert sum(fold in code for fold in folds) == 1
 
@@ -52,8 +56,7 @@ def test_the_rule_applies(src: str) -> None:
 @pytest.mark.parametrize(
     "src",
     [
-        # the group counted, another field, a pluck by a fn (its steps), another fold
-        "(map (fn [[g vs]] [(count vs) (reduce + (map :v vs))]) (group-by :g data/xs))",
+        # another field, a pluck by a fn (its steps), another fold
         "(map (fn [[g vs]] [(map :w vs) (reduce + (map :v vs))]) (group-by :g data/xs))",
         "(map (fn [[g vs]] (reduce + (map #(:v %) vs))) (group-by :g data/xs))",
         "(map (fn [[g vs]] (reduce + 0.0 (map :v vs))) (group-by :g data/xs))",
@@ -66,7 +69,7 @@ def test_the_rule_applies(src: str) -> None:
 )
 def test_the_rule_does_not_apply(src: str) -> None:
     code = _source(src)
-    assert "rt_group_sums" not in code and "rt_group_val_sums" not in code
+    assert "rt_group_sum" not in code and "rt_group_val_sum" not in code
 
 
 def test_a_sum_stands_for_itself() -> None:
@@ -93,6 +96,7 @@ def _records(n: int) -> list[dict[str, Any]]:
     return [{"g": f"g{i % 7}", "v": i * 0.25 - 100, "w": i} for i in range(n)]
 
 
+@pytest.mark.parametrize("counted", [False, True])
 @pytest.mark.parametrize("fold", FOLDS)
 @pytest.mark.parametrize(
     ("change", "summed"),
@@ -117,7 +121,7 @@ def _records(n: int) -> list[dict[str, Any]]:
     ],
 )
 def test_summed_or_columns(
-    fold: str, change: str | None, summed: bool, monkeypatch: pytest.MonkeyPatch
+    counted: bool, fold: str, change: str | None, summed: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     xs: list[Any] = _records(700)
     field = "v"
@@ -155,20 +159,24 @@ def test_summed_or_columns(
         xs[100]["g"] = [1]
     elif change == "one":
         xs[1]["g"], xs[2]["g"] = 1, True
+    if counted:  # [sum, count] pairs
+        fold = f"(count vs) {fold}"
     src = SUMS.replace("(reduce + (map :v vs))", fold).replace(":v", f":{field}")
     handed: list[object] = []
-    real = group_sums.record_sums
+    maker = "record_sum_counts" if counted else "record_sums"
+    real = getattr(group_sums, maker)
 
     def spy(*args: Any) -> Any:
         handed.append(real(*args))
         return handed[-1]
 
-    monkeypatch.setattr(group_sums, "record_sums", spy)
+    monkeypatch.setattr(group_sums, maker, spy)
     got = outcome(src, data={"xs": xs}, timeout_ms=None)
     assert (handed[0] is not None) is summed
+    assert f"rt_group_sum{'_counts' if counted else 's'}(" in _source(src)
     with monkeypatch.context() as m:
-        m.setattr(rules_grouping, "_summed_only", lambda fields, counted: False)
-        assert "rt_group_sums" not in _source(src + " ")
+        m.setattr(rules_grouping, "_summed_only", lambda fields: False)
+        assert "rt_group_sum" not in _source(src + " ")
         assert got == outcome(src + " ", data={"xs": xs}, timeout_ms=None)
 
 
@@ -182,7 +190,9 @@ BODIES = [
     "{:k k :s (sum-by :v vs)}",
     "(do (println k) (reduce + (map :v vs)))",
     "(let [t (reduce + (map :v vs))] (if (> t 0) t k))",
-    "[k (count vs) (reduce + (map :v vs))]",  # near miss: columns
+    "[k (count vs) (reduce + (map :v vs))]",
+    "{:n (count vs) :s (sum-by :v vs) :c (count vs)}",
+    "[k (count vs) (mapv :v vs)]",  # near miss: columns
 ]
 
 
@@ -245,7 +255,16 @@ def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) ->
         made += 1
         return grouped.Prefiltered(*args)
 
+    real_pairs = group_sums.record_sum_counts
+
+    def spy_pairs(*args: Any) -> Any:
+        nonlocal made
+        pairs = real_pairs(*args)
+        made += pairs is not None
+        return pairs
+
     monkeypatch.setattr(group_sums, "record_sums", spy)
+    monkeypatch.setattr(group_sums, "record_sum_counts", spy_pairs)
     monkeypatch.setattr(filtered_groups, "Prefiltered", prefiltered)
     for i in range(50):
         src = _program(rnd) + f"\n; {seed}/{i}"
@@ -253,13 +272,13 @@ def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) ->
         n = len(data["xs"])
         budget = rnd.choice([10**7, 10**7, rnd.randint(1, n + 9), n + rnd.randint(1, 40)])
         code = _source(src)
-        applied += "rt_group_sums" in code or "rt_group_val_sums" in code
+        applied += "rt_group_sum" in code or "rt_group_val_sum" in code
         steps = "pmap" not in src  # a failing pmap's other workers stop anywhere
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None, steps=steps)
         with monkeypatch.context() as m:
-            m.setattr(rules_grouping, "_summed_only", lambda fields, counted: False)
+            m.setattr(rules_grouping, "_summed_only", lambda fields: False)
             plain = src + " "
-            assert "rt_group_sums" not in _source(plain)
+            assert "rt_group_sum" not in _source(plain) and "rt_group_val_sum" not in _source(plain)
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)
         assert got == want, src
         with monkeypatch.context() as m:  # every group-by rule off: groups built

@@ -193,21 +193,27 @@ def group_uses(
                 continue
         repeated = repeated or type(node) in (ir.Fn, ir.Loop, ir.For)
         stack.extend((child, repeated) for child in scan.children(node))
+    summed = _summed_only(fields)
+    # with a sum and a count, a stand-in is a pair: the sum (or column), the count
+    n = 2 if summed and counted else len(fields)
     subs: dict[int, ir.Node] = {}
     for i, (node, _, fold, read) in enumerate(fields.values()):
-        column = _column(ir.Local(group, node.span), i, len(fields))
+        column = _column(ir.Local(group, node.span), i, n)
         if type(read.args[0]) is ir.Fn:  # the loop's steps, where it would take them
             column = ir.RtCall("charged_column", (column,), read.args[1].span)
         subs[id(node)] = column if fold is None else ir.RtCall(fold, (column,), node.span)
     for count in counted:
-        if len(fields) > 1:  # the length of the first column
+        if summed:  # the count beside the sum (a vector's count cannot fail)
+            subs[id(count)] = _column(ir.Local(group, count.span), 1, 2)
+        elif len(fields) > 1:  # the length of the first column
             subs[id(count.args[0])] = _column(ir.Local(group, count.args[0].span), 0, 2)
         elif not fields:  # the count itself
             subs[id(count)] = ir.Local(group, count.span)
     plucked = tuple(key for _, key, _, _ in fields.values())
     stand_ins = "group_columns" if entries else "group_vals"
-    if _summed_only(fields, counted):
-        stand_ins = "group_sums" if entries else "group_val_sums"
+    if summed:
+        stand_ins = "group_sum" + ("_counts" if counted else "s")
+        stand_ins = stand_ins if entries else stand_ins.replace("group_", "group_val_")
     return ir.RtCall(stand_ins, (*coll.args, *plucked), coll.span), subs
 
 
@@ -234,13 +240,13 @@ SUMMED_FOLDS = frozenset({"sum_column", "reduce0_column", "apply_sum_column", "s
 
 def _summed_only(
     fields: dict[ir.ConstValue, tuple[ir.Node, ir.Const, str | None, ir.Call]],
-    counted: list[ir.Call],
 ) -> bool:
     """The group is read only as `(reduce + (map :f vs))` of one keyword field (or `(reduce
-    + 0 ..)`, `(apply + ..)`, `(sum-by :f vs)`; no count, no read by a fn, which takes
-    steps): its column serves that fold alone, so the grouping may hand out the sum in
-    its place (`rt_group_sums`, `builtins.group_sums`)."""
-    if len(fields) != 1 or counted:
+    + 0 ..)`, `(apply + ..)`, `(sum-by :f vs)`; no read by a fn, which takes steps) and
+    perhaps counted: its column serves that fold alone, so the grouping may hand out the
+    sum in its place (`rt_group_sums`; with the count, `rt_group_sum_counts`:
+    `builtins.group_sums`)."""
+    if len(fields) != 1:
         return False
     ((_, key, fold, read),) = fields.values()
     return fold in SUMMED_FOLDS and type(key.value) is Keyword and type(read.args[0]) is ir.Const

@@ -107,7 +107,8 @@ def filter_groups(e: Emitter, n: ir.RtCall) -> Lowered | None:
     one field) whose collection `xs` is a field filter with a string literal: the filter
     as `rt_filter_groups(..., :k, :v)` (`builtins.filtered_groups`), which may group
     the kept maps in its own pass and hand on the stand-ins in place of the vector
-    (`rt_filter_sums` for `rt_group_sums`/`rt_group_val_sums`: the groups' sums). The
+    (`rt_filter_sums` for `rt_group_sums`/`rt_group_val_sums`: the groups' sums;
+    `rt_filter_sum_counts` with their counts too). The
     helper is the vector's one reader (it is an argument of that call only), and both
     statements keep their positions (the filter's at its collection, the helper's at
     the group-by). None for any other call."""
@@ -121,7 +122,7 @@ def filter_groups(e: Emitter, n: ir.RtCall) -> Lowered | None:
         keys.append(g.value)
     if not (type(xs) is ir.Call and type(xs.fn) is ir.BuiltinRef):
         return None
-    fused = "filter_sums" if n.helper in SUMMED_GROUPS else "filter_groups"
+    fused = SUMMED_GROUPS.get(n.helper, "filter_groups")
     low = field_filter(e, xs.fn.name, xs, tuple(keys), fused)
     if low is None:
         return None
@@ -129,9 +130,15 @@ def filter_groups(e: Emitter, n: ir.RtCall) -> Lowered | None:
 
 
 #: The group-by helpers without groups (`rules_grouping`) whose vector a field filter may
-#: group as it filters (`filter_groups`); those summing each group (`rt_filter_sums`).
-SUMMED_GROUPS = frozenset({"group_sums", "group_val_sums"})
-FILTERED_GROUPS = frozenset({"group_columns", "group_vals", "group_counts"}) | SUMMED_GROUPS
+#: group as it filters (`filter_groups`); those summing each group, with the filter
+#: helper that sums as it filters.
+SUMMED_GROUPS = {
+    "group_sums": "filter_sums",
+    "group_val_sums": "filter_sums",
+    "group_sum_counts": "filter_sum_counts",
+    "group_val_sum_counts": "filter_sum_counts",
+}
+FILTERED_GROUPS = frozenset({"group_columns", "group_vals", "group_counts", *SUMMED_GROUPS})
 
 
 def take_sorted(e: Emitter, n: ir.Node, coll: ir.Node) -> Lowered | None:

@@ -31,7 +31,14 @@ from functools import partial
 from typing import Any, Final
 
 from ptc_runtime import context
-from ptc_runtime.builtins.group_sums import NO_SUM, SUM_FAILS, plain_sums
+from ptc_runtime.builtins.group_sums import (
+    NO_SUM,
+    SUM_COUNTS,
+    SUM_FAILS,
+    SUMS,
+    plain_pairs,
+    plain_sums,
+)
 from ptc_runtime.builtins.grouped import Prefiltered, raw_keys
 from ptc_runtime.collections import seq_items
 from ptc_runtime.fieldfilter import (
@@ -60,7 +67,7 @@ def filter_groups(
     the fuel chunk to go on with and that vector, or, over a record list, the grouping's
     stand-ins made in the filter's pass (see the module docstring)."""
     module = calling_module(fuel)
-    return _grouped(coll, k, name, lit, keep_equal, module, credit, keyfn, fields, False)
+    return _grouped(coll, k, name, lit, keep_equal, module, credit, keyfn, fields, 0)
 
 
 def filter_sums(
@@ -78,7 +85,24 @@ def filter_sums(
     `group_val_sums`): over a record list, the groups' sums made in the filter's pass
     (`group_sums.add_all`'s, for the kept maps), where all are plain numbers."""
     module = calling_module(fuel)
-    return _grouped(coll, k, name, lit, keep_equal, module, credit, keyfn, (field,), True)
+    return _grouped(coll, k, name, lit, keep_equal, module, credit, keyfn, (field,), SUMS)
+
+
+def filter_sum_counts(
+    coll: object,
+    k: object,
+    name: str,
+    lit: object,
+    keep_equal: bool,
+    fuel: context.Fuel,
+    credit: context.Credit,
+    keyfn: object,
+    field: object,
+) -> tuple[context.Fuel, object]:
+    """`filter_sums` for `group_sum_counts` (or `group_val_sum_counts`): [sum, count]
+    pairs (`group_sums.add_all_counted`'s, for the kept maps)."""
+    module = calling_module(fuel)
+    return _grouped(coll, k, name, lit, keep_equal, module, credit, keyfn, (field,), SUM_COUNTS)
 
 
 def _grouped(
@@ -91,7 +115,7 @@ def _grouped(
     credit: context.Credit,
     keyfn: object,
     fields: tuple[object, ...],
-    summed: bool,
+    summed: int,
 ) -> tuple[context.Fuel, object]:
     items = seq_items(coll, "for")
     if not (
@@ -108,7 +132,7 @@ def _grouped(
     if summed:
         field = fields[0].name  # type: ignore[attr-defined]
         groups = {}
-        split: _Split = _SUMS[keep_equal]
+        split: _Split = (_SUMS if summed == SUMS else _SUM_COUNTS)[keep_equal]
     elif fields:
         field = fields[0].name  # type: ignore[attr-defined]
         groups = defaultdict(list)
@@ -126,7 +150,7 @@ def _grouped(
                 grouped = False
     fuel = module["FUEL"]
     vector = partial(_vector, items, name, lit, keep_equal)
-    if grouped and (plain_sums(groups) if summed else raw_keys(groups)):
+    if grouped and _PLAIN[summed](groups):
         return fuel, Prefiltered(groups, keyfn, fields, vector, summed)
     return fuel, vector()
 
@@ -203,9 +227,58 @@ def _sums_other(part: Any, name: str, lit: object, key: str, field: str, groups:
                 groups[k] = s + v
 
 
-#: By `keep_equal`: the split of one field's columns, of counts (no field), of sums.
+def _sum_counts_equal(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
+    # `group_sums.add_all_counted` of the kept maps, written out (as `_sums_equal`)
+    get = groups.get
+    for x in part:
+        if x.get(name) == lit:
+            k = x[key]
+            v = x[field]
+            if v is True or v is False:
+                raise TypeError("a boolean")
+            pair = get(k)
+            if pair is None:
+                if type(v) is not float and type(v) is not int:
+                    raise TypeError("no number")
+                groups[k] = [v, 1]
+            else:
+                pair[0] += v
+                pair[1] += 1
+
+
+def _sum_counts_other(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
+    get = groups.get
+    for x in part:
+        if x.get(name) != lit:
+            k = x[key]
+            v = x[field]
+            if v is True or v is False:
+                raise TypeError("a boolean")
+            pair = get(k)
+            if pair is None:
+                if type(v) is not float and type(v) is not int:
+                    raise TypeError("no number")
+                groups[k] = [v, 1]
+            else:
+                pair[0] += v
+                pair[1] += 1
+
+
+#: By `keep_equal`: the split of one field's columns, of counts (no field), of sums, of
+#: [sum, count] pairs.
 _COLUMNS: Final[dict[bool, _Split]] = {True: _columns_equal, False: _columns_other}
 _COUNTS: Final[dict[bool, _Split]] = {True: _counts_equal, False: _counts_other}
 _SUMS: Final[dict[bool, _Split]] = {True: _sums_equal, False: _sums_other}
+_SUM_COUNTS: Final[dict[bool, _Split]] = {True: _sum_counts_equal, False: _sum_counts_other}
+#: By `Prefiltered.summed`: whether the stand-ins may stand in.
+_PLAIN: Final[dict[int, Callable[[dict[object, Any]], bool]]] = {
+    0: raw_keys,
+    SUMS: plain_sums,
+    SUM_COUNTS: plain_pairs,
+}
 
-HELPERS: Final[dict[str, Any]] = {"rt_filter_groups": filter_groups, "rt_filter_sums": filter_sums}
+HELPERS: Final[dict[str, Any]] = {
+    "rt_filter_groups": filter_groups,
+    "rt_filter_sums": filter_sums,
+    "rt_filter_sum_counts": filter_sum_counts,
+}

@@ -1,8 +1,10 @@
 """Groups summed while grouping, for `(map (fn [[k vs]] .. (reduce + (map :f vs)) ..) groups)`.
 
 When the fn reads its group only through that one sum (the lowering proves it:
-`rules_grouping.group_uses`, no `count`, no other read of the column, the pluck by a
-keyword), the column is never needed: `group_sums` (`group_val_sums` over `vals`) hands
+`rules_grouping.group_uses`, no other read of the column, the pluck by a keyword; also
+`(reduce + 0 ..)`, `(apply + ..)`, `(sum-by :f vs)`, see `plain_sums`), the column is
+never needed: `group_sums` (`group_val_sums` over `vals`; with `(count vs)` too,
+`group_sum_counts`, whose stand-in is a pair of the sum and the count) hands
 out, in place of each group, its sum, made in the grouping's pass over a record list
 (`records`) grouped by a keyword, and `grouped.sum_column` hands that sum back. The
 reads are `grouped._record_groups'` (the string spelling, which is the flexible read in a
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import copysign
+from operator import itemgetter
 from typing import Any, Final
 
 from ptc_runtime.builtins.grouped import Prefiltered, raw_keys, stand_ins_of
@@ -43,15 +46,43 @@ def group_val_sums(keyfn: object, coll: object, field: object) -> list[object]:
     return list(_summed_stand_ins(keyfn, coll, field).values())
 
 
+def group_sum_counts(keyfn: object, coll: object, field: object) -> list[object]:
+    """`group_sums` for a fn that also counts its group: in place of a group, a pair of its
+    sum (or, where `record_sum_counts` makes no sums, its column) and its count."""
+    return map_entries(_counted_stand_ins(keyfn, coll, field))
+
+
+def group_val_sum_counts(keyfn: object, coll: object, field: object) -> list[object]:
+    """`group_sum_counts` without the keys (`(vals (group-by keyfn coll))`)."""
+    return list(_counted_stand_ins(keyfn, coll, field).values())
+
+
 def _summed_stand_ins(keyfn: object, coll: object, field: object) -> Any:
     if type(coll) is Prefiltered:
-        if coll.summed and keyfn is coll.keyfn and coll.fields == (field,):
+        if coll.summed == SUMS and keyfn is coll.keyfn and coll.fields == (field,):
             return coll.groups
     elif type(coll) is list:  # a record list is one (anything else: `group-by`'s errors)
         sums = record_sums(keyfn, coll, field)
         if sums is not None:
             return sums
     return stand_ins_of(keyfn, coll, (field,))  # the columns (a Prefiltered's, its vector's)
+
+
+def _counted_stand_ins(keyfn: object, coll: object, field: object) -> Any:
+    if type(coll) is Prefiltered:
+        if coll.summed == SUM_COUNTS and keyfn is coll.keyfn and coll.fields == (field,):
+            return coll.groups
+    elif type(coll) is list:
+        pairs = record_sum_counts(keyfn, coll, field)
+        if pairs is not None:
+            return pairs
+    columns = stand_ins_of(keyfn, coll, (field,))
+    return {k: (col, len(col)) for k, col in columns.items()}
+
+
+#: `grouped.Prefiltered.summed`: its stand-ins are sums, or [sum, count] pairs.
+SUMS: Final = 1
+SUM_COUNTS: Final = 2
 
 
 def record_sums(keyfn: object, items: Sequence[object], field: object) -> dict[object, Any] | None:
@@ -66,6 +97,25 @@ def record_sums(keyfn: object, items: Sequence[object], field: object) -> dict[o
     except SUM_FAILS:
         return None
     return sums if plain_sums(sums) else None
+
+
+def record_sum_counts(
+    keyfn: object, items: Sequence[object], field: object
+) -> dict[object, Any] | None:
+    """`record_sums` with each group's count: stored key -> [sum, count]."""
+    if type(keyfn) is not Keyword or type(field) is not Keyword or not is_records(items):
+        return None
+    pairs: dict[object, Any] = {}
+    try:
+        add_all_counted(items, keyfn.name, field.name, pairs)  # type: ignore[arg-type]
+    except SUM_FAILS:
+        return None
+    return pairs if plain_pairs(pairs) else None
+
+
+def plain_pairs(pairs: dict[object, Any]) -> bool:
+    """`plain_sums` of [sum, count] pairs."""
+    return plain_sums(dict(zip(pairs, map(itemgetter(0), pairs.values()), strict=True)))
 
 
 def plain_sums(sums: dict[object, Any]) -> bool:
@@ -106,10 +156,32 @@ def add_all(part: Sequence[dict[str, Any]], key: str, field: str, sums: dict[obj
             sums[k] = s + v
 
 
+def add_all_counted(
+    part: Sequence[dict[str, Any]], key: str, field: str, pairs: dict[object, Any]
+) -> None:
+    """`add_all` keeping [sum, count] per key."""
+    get = pairs.get
+    for x in part:
+        k = x[key]
+        v = x[field]
+        if v is True or v is False:
+            raise TypeError("a boolean")
+        pair = get(k)
+        if pair is None:
+            if type(v) is not float and type(v) is not int:
+                raise TypeError("no number")
+            pairs[k] = [v, 1]
+        else:
+            pair[0] += v
+            pair[1] += 1
+
+
 #: No sum yet (a `get` default no value can be).
 NO_SUM: Final = object()
 
 HELPERS: Final[dict[str, Any]] = {
     "rt_group_sums": group_sums,
     "rt_group_val_sums": group_val_sums,
+    "rt_group_sum_counts": group_sum_counts,
+    "rt_group_val_sum_counts": group_val_sum_counts,
 }

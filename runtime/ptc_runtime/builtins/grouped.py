@@ -195,7 +195,8 @@ class Prefiltered:
     """What a field filter feeding one of the three helpers above (or `group_sums`) hands
     on in place of its vector when it grouped the kept items itself, in its own pass
     (`filtered_groups`): the stand-ins `_stand_ins` would find in that vector for `keyfn`
-    and `fields`, or with `summed` the sums `group_sums` would. The lowering makes it only
+    and `fields`, or with `summed` (1, 2) the sums (or [sum, count] pairs) `group_sums`
+    would. The lowering makes it only
     where that helper is the vector's one reader; `vector` makes the vector itself (for
     any other key fn or fields).
     """
@@ -208,7 +209,7 @@ class Prefiltered:
         keyfn: object,
         fields: tuple[object, ...],
         vector: Callable[[], list[object]],
-        summed: bool = False,
+        summed: int = 0,
     ) -> None:
         self.groups = groups
         self.keyfn = keyfn
