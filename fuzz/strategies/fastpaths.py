@@ -146,7 +146,8 @@ class Gen:
         return f"({hof} #({op} (:s %) {lit}) {coll})"
 
     def kept_groups(self) -> str:
-        """A field filter read only by a group-by without groups (`rt_filter_groups`)."""
+        """A field filter read only by a group-by without groups (`rt_filter_groups`, and
+        the sums of `builtins.group_sums`), or the group-by of the host items itself."""
         kf = self.pick([":g", ":g", ":s", ":a-b", ":zz"])
         f = self.pick([":f", ":a", ":g"])
         body = self.pick(
@@ -156,9 +157,11 @@ class Gen:
                 f"[k (sum-by {f} vs)]",
                 f"(mapv {f} vs)",
                 f"{{:k k :v ({f} (first vs))}}",
+                f"[(apply + (map {f} vs)) (count vs)]",
+                f"{{:n (count vs) :t (reduce + 0 (mapv {f} vs))}}",
             ]
         )
-        g = f"(group-by {kf} {self.kept()})"
+        g = f"(group-by {kf} {self.pick([self.kept(), 'data/xs'])})"
         form = self.pick(
             [
                 f"(map (fn [[k vs]] {body}) {g})",
