@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import islice, repeat
 from operator import countOf, length_hint
 from typing import Any, Final
@@ -64,6 +64,7 @@ from ptc_runtime.destructure import check_map, get_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.records import is_records
+from ptc_runtime.unrolled import Cases, define
 from ptc_runtime.values import Keyword, keyword
 
 _REPEAT: Final = type(repeat(None, 0))
@@ -248,7 +249,6 @@ def _ints_fit(fmt: str, parts: int) -> bool:
 # field's test inline as in `strings_core.str_format1`..`4`. Record lists: the string
 # spelling is the only key a keyword read can find (a subscript: 3 % faster than `get`).
 # Anything else: `rt.kfield`'s read.
-# (An f-string's `{...}` may span lines inside triple quotes; no text is outside them.)
 
 Pieces = tuple[str, ...]
 Keys = tuple[Any, ...]
@@ -261,278 +261,76 @@ Alts = tuple[Any, ...]
 #: The texts of a stretch (see above).
 Texts = Callable[[Any, Pieces, Keys, Names, type, Alts], list[str]]
 
-# fmt: off
-
-
-def _records1(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1 = pieces
-    (a,) = names
-    return [
-        f"""{p0}{
-            x if ((t := type(x := r[a])) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}"""
-        for r in part
-    ]
-
-
-def _records2(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2 = pieces
-    a, b = names
-    return [
-        f"""{p0}{
-            x if ((t := type(x := r[a])) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := r[b])) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}"""
-        for r in part
-    ]
-
-
-def _records3(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2, p3 = pieces
-    a, b, c = names
-    return [
-        f"""{p0}{
-            x if ((t := type(x := r[a])) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := r[b])) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}{
-            z if ((t := type(z := r[c])) is str and len(z) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
-        !s}{p3}"""
-        for r in part
-    ]
-
-
-def _records4(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2, p3, p4 = pieces
-    a, b, c, d = names
-    return [
-        f"""{p0}{
-            x if ((t := type(x := r[a])) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := r[b])) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}{
-            z if ((t := type(z := r[c])) is str and len(z) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
-        !s}{p3}{
-            w if ((t := type(w := r[d])) is str and len(w) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= w < 1e7 or -1e7 < w <= -1e-3 or w == 0)) else _blank(w)
-        !s}{p4}"""
-        for r in part
-    ]
-
-
-def _record_gets1(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1 = pieces
-    (a,) = names
-    _ja, aa = alts
-    return [
-        f"""{p0}{
-            x if ((t := type(x := r.get(a, r.get(aa)))) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}"""
-        for r in part
-    ]
-
-
-def _record_gets2(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2 = pieces
-    a, b = names
-    _ja, aa, _jb, bb = alts
-    return [
-        f"""{p0}{
-            x if ((t := type(x := r.get(a, r.get(aa)))) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := r.get(b, r.get(bb)))) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}"""
-        for r in part
-    ]
-
-
-def _record_gets3(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2, p3 = pieces
-    a, b, c = names
-    _ja, aa, _jb, bb, _jc, cc = alts
-    return [
-        f"""{p0}{
-            x if ((t := type(x := r.get(a, r.get(aa)))) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := r.get(b, r.get(bb)))) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}{
-            z if ((t := type(z := r.get(c, r.get(cc)))) is str and len(z) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
-        !s}{p3}"""
-        for r in part
-    ]
-
-
-def _record_gets4(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2, p3, p4 = pieces
-    a, b, c, d = names
-    _ja, aa, _jb, bb, _jc, cc, _jd, dd = alts
-    return [
-        f"""{p0}{
-            x if ((t := type(x := r.get(a, r.get(aa)))) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := r.get(b, r.get(bb)))) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}{
-            z if ((t := type(z := r.get(c, r.get(cc)))) is str and len(z) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
-        !s}{p3}{
-            w if ((t := type(w := r.get(d, r.get(dd)))) is str and len(w) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= w < 1e7 or -1e7 < w <= -1e-3 or w == 0)) else _blank(w)
-        !s}{p4}"""
-        for r in part
-    ]
-
-
-def _texts1(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1 = pieces
-    (ka,) = keys
-    (a,) = names
-    ja, aa = alts
-    return [
-        f"""{p0}{
-            x if ((t := type(x := (
-                _dget(r, ka, _dget(r, a)) if type(r) is plain else _kdash(r, ka, a, ja, aa)
-            ))) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}"""
-        for r in part
-    ]
-
-
-def _texts2(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2 = pieces
-    ka, kb = keys
-    a, b = names
-    ja, aa, jb, bb = alts
-    return [
-        f"""{p0}{
-            x if ((t := type(x := (
-                _dget(r, ka, _dget(r, a)) if type(r) is plain else _kdash(r, ka, a, ja, aa)
-            ))) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := (
-                _dget(r, kb, _dget(r, b)) if type(r) is plain else _kdash(r, kb, b, jb, bb)
-            ))) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}"""
-        for r in part
-    ]
-
-
-def _texts3(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2, p3 = pieces
-    ka, kb, kc = keys
-    a, b, c = names
-    ja, aa, jb, bb, jc, cc = alts
-    return [
-        f"""{p0}{
-            x if ((t := type(x := (
-                _dget(r, ka, _dget(r, a)) if type(r) is plain else _kdash(r, ka, a, ja, aa)
-            ))) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := (
-                _dget(r, kb, _dget(r, b)) if type(r) is plain else _kdash(r, kb, b, jb, bb)
-            ))) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}{
-            z if ((t := type(z := (
-                _dget(r, kc, _dget(r, c)) if type(r) is plain else _kdash(r, kc, c, jc, cc)
-            ))) is str and len(z) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
-        !s}{p3}"""
-        for r in part
-    ]
-
-
-def _texts4(
-    part: Any, pieces: Pieces, keys: Keys, names: Names, plain: type, alts: Alts
-) -> list[str]:
-    p0, p1, p2, p3, p4 = pieces
-    ka, kb, kc, kd = keys
-    a, b, c, d = names
-    ja, aa, jb, bb, jc, cc, jd, dd = alts
-    return [
-        f"""{p0}{
-            x if ((t := type(x := (
-                _dget(r, ka, _dget(r, a)) if type(r) is plain else _kdash(r, ka, a, ja, aa)
-            ))) is str and len(x) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= x < 1e7 or -1e7 < x <= -1e-3 or x == 0)) else _blank(x)
-        !s}{p1}{
-            y if ((t := type(y := (
-                _dget(r, kb, _dget(r, b)) if type(r) is plain else _kdash(r, kb, b, jb, bb)
-            ))) is str and len(y) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= y < 1e7 or -1e7 < y <= -1e-3 or y == 0)) else _blank(y)
-        !s}{p2}{
-            z if ((t := type(z := (
-                _dget(r, kc, _dget(r, c)) if type(r) is plain else _kdash(r, kc, c, jc, cc)
-            ))) is str and len(z) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= z < 1e7 or -1e7 < z <= -1e-3 or z == 0)) else _blank(z)
-        !s}{p3}{
-            w if ((t := type(w := (
-                _dget(r, kd, _dget(r, d)) if type(r) is plain else _kdash(r, kd, d, jd, dd)
-            ))) is str and len(w) <= _SHORT) or t is int
-            or (t is float and (1e-3 <= w < 1e7 or -1e7 < w <= -1e-3 or w == 0)) else _blank(w)
-        !s}{p4}"""
-        for r in part
-    ]
-
-
-# fmt: on
-
-
-#: By number of fields (1 to `MAX_FIELDS`).
-_RECORD_TEXTS: Final[tuple[Texts, ...]] = (_records1, _records1, _records2, _records3, _records4)
-_RECORD_GETS: Final[tuple[Texts, ...]] = (
-    _record_gets1,
-    _record_gets1,
-    _record_gets2,
-    _record_gets3,
-    _record_gets4,
-)
-_TEXTS: Final[tuple[Texts, ...]] = (_texts1, _texts1, _texts2, _texts3, _texts4)
 #: The most fields a `str` may read for `rt_map_str_fields` (the compiler asks).
 MAX_FIELDS: Final = 4
+
+# Each family's comprehensions are made from one template (`unrolled`: a loop taking
+# the number of fields as an argument is slower than one with them inline). The
+# template's text is this module's own: nothing from a program reaches `compile`.
+# A field's letter `a`..`d` names its name (and `ka` its keyword, `ja`/`aa` its `_`
+# spelling as a keyword and a string); its value is `x`, `y`, `z`, `w`.
+_LETTERS: Final = "abcd"
+_VALUES: Final = "xyzw"
+#: A field's part of the f-string: its value `v`, read by `read`, where Python's `str`
+#: prints it as `str` does (see `_blank`).
+_PART: Final = """{{
+            {v} if ((t := type({v} := {read})) is str and len({v}) <= _SHORT) or t is int
+            or (t is float and (1e-3 <= {v} < 1e7 or -1e7 < {v} <= -1e-3 or {v} == 0))
+            else _blank({v})
+        !s}}"""
+#: Per family: each unpacked argument with the names it binds per field, and a field's
+#: read of the element `r`.
+_FAMILIES: Final = {
+    # a record list: the string spelling by subscript
+    "_records": ((("names", "{a}"),), "r[{a}]"),
+    # a record list where some record lacks a field: by `get`, then its `_` spelling
+    "_record_gets": ((("names", "{a}"), ("alts", "_j{a}, {a}{a}")), "r.get({a}, r.get({a}{a}))"),
+    # anything else: `rt.kfield`'s two probes, or `_kdash` (a name with `-`, no dict)
+    "_texts": (
+        (("keys", "k{a}"), ("names", "{a}"), ("alts", "j{a}, {a}{a}")),
+        """(
+                _dget(r, k{a}, _dget(r, {a})) if type(r) is plain
+                else _kdash(r, k{a}, {a}, j{a}, {a}{a})
+            )""",
+    ),
+}
+
+
+def _source(family: str, fields: int) -> str:
+    """The text of `family`'s comprehension of `fields` fields (`_texts2`, ...)."""
+    unpacks, read = _FAMILIES[family]
+    letters = _LETTERS[:fields]
+    lines = [
+        f"def {family}{fields}(part, pieces, keys, names, plain, alts):",
+        "    " + ", ".join(f"p{i}" for i in range(fields + 1)) + " = pieces",
+    ]
+    for arg, binds in unpacks:
+        targets = ", ".join(binds.format(a=a) for a in letters)
+        lines.append(f"    {targets}{',' if fields == 1 and ',' not in binds else ''} = {arg}")
+    text = "".join(
+        _PART.format(v=v, read=read.format(a=a)) + f"{{p{i + 1}}}"
+        for i, (a, v) in enumerate(zip(letters, _VALUES[:fields], strict=True))
+    )
+    lines += ['    return [f"""{p0}' + text + '"""', "        for r in part", "    ]"]
+    return "\n".join(lines) + "\n"
+
+
+def _comprehension(family: str, fields: int) -> Texts:
+    """`family`'s comprehension of `fields` fields (at 0 the one of 1, never called: the
+    compiler asks for at least one field)."""
+    fields = max(fields, 1)
+    made: Texts = define(_source(family, fields), __name__, f"{family}{fields}", globals())
+    return made
+
+
+#: By number of fields (1 to `MAX_FIELDS`), each made on its first use.
+_RECORD_TEXTS: Final[Cases[int, Texts]] = Cases(
+    partial(_comprehension, "_records"), range(MAX_FIELDS + 1)
+)
+_RECORD_GETS: Final[Cases[int, Texts]] = Cases(
+    partial(_comprehension, "_record_gets"), range(MAX_FIELDS + 1)
+)
+_TEXTS: Final[Cases[int, Texts]] = Cases(partial(_comprehension, "_texts"), range(MAX_FIELDS + 1))
 
 
 HELPERS: Final[dict[str, Any]] = {

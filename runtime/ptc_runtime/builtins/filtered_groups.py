@@ -28,11 +28,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from functools import partial
+from textwrap import indent
 from typing import Any, Final
 
 from ptc_runtime import context
 from ptc_runtime.builtins.group_sums import (
-    NO_SUM,
+    ADD_SUM,
+    ADD_SUM_COUNT,
+    NO_SUM,  # noqa: F401  (read by the sums' generated body, `ADD_SUM`)
     SUM_COUNTS,
     SUM_FAILS,
     SUMS,
@@ -48,6 +51,7 @@ from ptc_runtime.fieldfilter import (
     matching_records,
 )
 from ptc_runtime.records import add_derived, is_records
+from ptc_runtime.unrolled import Cases, define
 from ptc_runtime.values import Keyword
 
 
@@ -166,110 +170,41 @@ def _vector(items: Sequence[object], name: str, lit: object, keep_equal: bool) -
 _Split = Callable[[Any, str, object, str, str, Any], None]
 
 
-def _columns_equal(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
-    # plain loops: a dict subscript is specialized, `itemgetter` has no vectorcall (3.11)
-    for x in part:
-        if x.get(name) == lit:
-            groups[x[key]].append(x[field])
+# The splits, one per kind of group and comparison, are made from one template
+# (`unrolled.define`), each with its test and body inline: a plain loop (a dict subscript
+# is specialized, `itemgetter` has no vectorcall in 3.11); the sums are
+# `group_sums.add_all`'s body under the test (6 % of the run against a comprehension of
+# the kept maps handed to it). Only this module's text is compiled, never a program's.
+_SPLIT: Final = """\
+def {name}(part, name, lit, key, field, groups):
+{prelude}    for x in part:
+        if x.get(name) {op} lit:
+{body}"""
+#: Per kind of group: the line before the loop and the body run for each kept map `x`.
+_KINDS: Final = {
+    "columns": ("", "groups[x[key]].append(x[field])\n"),
+    "counts": ("", "groups[x[key]] += 1\n"),
+    "sums": ("    get = groups.get\n", ADD_SUM),
+    "sum_counts": ("    get = groups.get\n", ADD_SUM_COUNT),
+}
 
 
-def _columns_other(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
-    for x in part:
-        if x.get(name) != lit:
-            groups[x[key]].append(x[field])
+def _split(kind: str, keep_equal: bool) -> _Split:
+    """`kind`'s split keeping the maps whose field is `lit` (`keep_equal`), or is not."""
+    prelude, body = _KINDS[kind]
+    op, which = ("==", "equal") if keep_equal else ("!=", "other")
+    name = f"_{kind}_{which}"
+    source = _SPLIT.format(name=name, prelude=prelude, op=op, body=indent(body, " " * 12))
+    made: _Split = define(source, __name__, name, globals())
+    return made
 
 
-def _counts_equal(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
-    for x in part:
-        if x.get(name) == lit:
-            groups[x[key]] += 1
-
-
-def _counts_other(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
-    for x in part:
-        if x.get(name) != lit:
-            groups[x[key]] += 1
-
-
-def _sums_equal(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
-    # `group_sums.add_all` of the kept maps, written out (6% of the run against a
-    # comprehension of them handed to it)
-    get = groups.get
-    for x in part:
-        if x.get(name) == lit:
-            k = x[key]
-            v = x[field]
-            if v is True or v is False:
-                raise TypeError("a boolean")
-            s = get(k, NO_SUM)
-            if s is NO_SUM:
-                if type(v) is not float and type(v) is not int:
-                    raise TypeError("no number")
-                groups[k] = v
-            else:
-                groups[k] = s + v
-
-
-def _sums_other(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
-    get = groups.get
-    for x in part:
-        if x.get(name) != lit:
-            k = x[key]
-            v = x[field]
-            if v is True or v is False:
-                raise TypeError("a boolean")
-            s = get(k, NO_SUM)
-            if s is NO_SUM:
-                if type(v) is not float and type(v) is not int:
-                    raise TypeError("no number")
-                groups[k] = v
-            else:
-                groups[k] = s + v
-
-
-def _sum_counts_equal(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
-    # `group_sums.add_all_counted` of the kept maps, written out (as `_sums_equal`)
-    get = groups.get
-    for x in part:
-        if x.get(name) == lit:
-            k = x[key]
-            v = x[field]
-            if v is True or v is False:
-                raise TypeError("a boolean")
-            pair = get(k)
-            if pair is None:
-                if type(v) is not float and type(v) is not int:
-                    raise TypeError("no number")
-                groups[k] = [v, 1]
-            else:
-                pair[0] += v
-                pair[1] += 1
-
-
-def _sum_counts_other(part: Any, name: str, lit: object, key: str, field: str, groups: Any) -> None:
-    get = groups.get
-    for x in part:
-        if x.get(name) != lit:
-            k = x[key]
-            v = x[field]
-            if v is True or v is False:
-                raise TypeError("a boolean")
-            pair = get(k)
-            if pair is None:
-                if type(v) is not float and type(v) is not int:
-                    raise TypeError("no number")
-                groups[k] = [v, 1]
-            else:
-                pair[0] += v
-                pair[1] += 1
-
-
-#: By `keep_equal`: the split of one field's columns, of counts (no field), of sums, of
-#: [sum, count] pairs.
-_COLUMNS: Final[dict[bool, _Split]] = {True: _columns_equal, False: _columns_other}
-_COUNTS: Final[dict[bool, _Split]] = {True: _counts_equal, False: _counts_other}
-_SUMS: Final[dict[bool, _Split]] = {True: _sums_equal, False: _sums_other}
-_SUM_COUNTS: Final[dict[bool, _Split]] = {True: _sum_counts_equal, False: _sum_counts_other}
+#: By `keep_equal` (each made on its first use): the split of one field's columns, of
+#: counts (no field), of sums, of [sum, count] pairs.
+_COLUMNS: Final[Cases[bool, _Split]] = Cases(partial(_split, "columns"), (True, False))
+_COUNTS: Final[Cases[bool, _Split]] = Cases(partial(_split, "counts"), (True, False))
+_SUMS: Final[Cases[bool, _Split]] = Cases(partial(_split, "sums"), (True, False))
+_SUM_COUNTS: Final[Cases[bool, _Split]] = Cases(partial(_split, "sum_counts"), (True, False))
 #: By `Prefiltered.summed`: whether the stand-ins may stand in.
 _PLAIN: Final[dict[int, Callable[[dict[object, Any]], bool]]] = {
     0: raw_keys,

@@ -23,14 +23,16 @@ number (a string never grows by concatenation).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import copysign
 from operator import itemgetter
+from textwrap import indent
 from typing import Any, Final
 
 from ptc_runtime.builtins.grouped import Prefiltered, raw_keys, stand_ins_of
 from ptc_runtime.collections import map_entries
 from ptc_runtime.records import is_records
+from ptc_runtime.unrolled import Cases, define
 from ptc_runtime.values import Keyword
 
 
@@ -138,46 +140,83 @@ def _negative_zero(x: object) -> bool:
 SUM_FAILS: Final = (KeyError, TypeError, OverflowError)
 
 
+#: No sum yet (a `get` default no value can be).
+NO_SUM: Final = object()
+
+# The loops of `add_all`, `add_all_counted` and the filtered ones of `filtered_groups`
+# (the same bodies under a filter's test: 6 % of the run faster than a comprehension of
+# the kept maps handed to `add_all`) are made from these templates (`unrolled`), each on
+# its first use. Only this module's text is compiled, never a program's.
+#: A map `x`'s value `v` of `field` and its key `k`: a boolean is no number here.
+_VALUE: Final = """\
+k = x[key]
+v = x[field]
+if v is True or v is False:
+    raise TypeError("a boolean")
+"""
+#: The loop body adding `x`'s value to its group's entry in `groups` (`get` is
+#: `groups.get`): its sum; a group's first value is tested before it starts one.
+ADD_SUM: Final = (
+    _VALUE
+    + """\
+s = get(k, NO_SUM)
+if s is NO_SUM:
+    if type(v) is not float and type(v) is not int:
+        raise TypeError("no number")
+    groups[k] = v
+else:
+    groups[k] = s + v
+"""
+)
+#: `ADD_SUM` for a [sum, count] pair.
+ADD_SUM_COUNT: Final = (
+    _VALUE
+    + """\
+pair = get(k)
+if pair is None:
+    if type(v) is not float and type(v) is not int:
+        raise TypeError("no number")
+    groups[k] = [v, 1]
+else:
+    pair[0] += v
+    pair[1] += 1
+"""
+)
+_ADD_ALL: Final = """\
+def {name}(part, key, field, groups):
+    get = groups.get
+    for x in part:
+{body}"""
+#: Adds the maps of a part to `groups`: (part, key, field, groups).
+Add = Callable[[Sequence[dict[str, Any]], str, str, dict[object, Any]], None]
+
+
+def _add_all(summed: int) -> Add:
+    """The loop adding each map of its part to `groups`: as sums (`SUMS`), or as
+    [sum, count] pairs (`SUM_COUNTS`)."""
+    name, body = ("_add_sums", ADD_SUM) if summed == SUMS else ("_add_sum_counts", ADD_SUM_COUNT)
+    made: Add = define(
+        _ADD_ALL.format(name=name, body=indent(body, " " * 8)), __name__, name, globals()
+    )
+    return made
+
+
+#: By `grouped.Prefiltered.summed`, each made on its first use.
+_ADD: Final[Cases[int, Add]] = Cases(_add_all, (SUMS, SUM_COUNTS))
+
+
 def add_all(part: Sequence[dict[str, Any]], key: str, field: str, sums: dict[object, Any]) -> None:
     """Add the `field` of each map of `part` to the sum of its `key` in `sums` (a plain loop:
     a dict subscript is specialized, `itemgetter` has no vectorcall in 3.11)."""
-    get = sums.get
-    for x in part:
-        k = x[key]
-        v = x[field]
-        if v is True or v is False:
-            raise TypeError("a boolean")
-        s = get(k, NO_SUM)
-        if s is NO_SUM:
-            if type(v) is not float and type(v) is not int:
-                raise TypeError("no number")
-            sums[k] = v
-        else:
-            sums[k] = s + v
+    _ADD[SUMS](part, key, field, sums)
 
 
 def add_all_counted(
     part: Sequence[dict[str, Any]], key: str, field: str, pairs: dict[object, Any]
 ) -> None:
     """`add_all` keeping [sum, count] per key."""
-    get = pairs.get
-    for x in part:
-        k = x[key]
-        v = x[field]
-        if v is True or v is False:
-            raise TypeError("a boolean")
-        pair = get(k)
-        if pair is None:
-            if type(v) is not float and type(v) is not int:
-                raise TypeError("no number")
-            pairs[k] = [v, 1]
-        else:
-            pair[0] += v
-            pair[1] += 1
+    _ADD[SUM_COUNTS](part, key, field, pairs)
 
-
-#: No sum yet (a `get` default no value can be).
-NO_SUM: Final = object()
 
 HELPERS: Final[dict[str, Any]] = {
     "rt_group_sums": group_sums,
