@@ -12,7 +12,7 @@ inline_hof`), so the rule looks at `ir.For` only.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from ptc_compiler import ir
 from ptc_compiler.forms import Span
@@ -129,32 +129,30 @@ def _pattern(
     keyword keys, perhaps `:as`; no `:or` or nested pattern), filling `names`; else None.
     """
     (m, check), *reads = bindings
-    if not (
-        type(check) is ir.RtCall
-        and check.helper == "ds_check_map"
-        and len(check.args) == 1
-        and type(check.args[0]) is ir.Local
-        and check.args[0].ident == param
-        and check.span.line > 0
-    ):
+    if not (_call_on(check, "ds_check_map", 1, param) and check.span.line > 0):
         return None
     for ident, value in reads:
         if type(value) is ir.Local and value.ident == m:
             continue  # `:as p`: the map itself, which no part reads (it is no field)
-        if not (
-            type(value) is ir.RtCall
-            and value.helper == "ds_get"
-            and len(value.args) == 2
-            and type(value.args[0]) is ir.Local
-            and value.args[0].ident == m
-            and type(value.args[1]) is ir.Const
-        ):
+        if not (_call_on(value, "ds_get", 2, m) and type(value.args[1]) is ir.Const):
             return None
         k = value.args[1].value
         if type(k) is not Keyword:
             return None
         names[ident] = k
     return check.span
+
+
+def _call_on(node: ir.Node, helper: str, arity: int, ident: str) -> TypeGuard[ir.RtCall]:
+    """Whether `node` calls the runtime's `helper` with `arity` arguments, the first the
+    local `ident`."""
+    return (
+        type(node) is ir.RtCall
+        and node.helper == helper
+        and len(node.args) == arity
+        and type(node.args[0]) is ir.Local
+        and node.args[0].ident == ident
+    )
 
 
 def field_read(node: ir.Node, param: str) -> Keyword | None:

@@ -12,7 +12,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ptc_compiler import ir
-from ptc_compiler.lower import rules_grouping
+from ptc_compiler.lower import rules_format, rules_grouping
 from ptc_compiler.lower.ctx import (
     CREDIT,
     FUEL,
@@ -235,17 +235,7 @@ def field_test(name: str, node: ir.Call) -> tuple[Keyword, ir.ConstValue, bool, 
 
 
 def field_read(node: ir.Node, param: str) -> Keyword | None:
-    """The keyword `k` when `node` is `(:k param)` or `(get param :k)`, `k` without `-`."""
-    if type(node) is not ir.Call or len(node.args) not in (1, 2):
-        return None
-    fn, args = node.fn, node.args
-    if type(fn) is ir.Const and len(args) == 1:
-        k, m = fn.value, args[0]
-    elif type(fn) is ir.BuiltinRef and fn.name == "get" and len(args) == 2:
-        m, key = args
-        k = key.value if type(key) is ir.Const else None
-    else:
-        return None
-    if type(k) is Keyword and "-" not in k.name and type(m) is ir.Local and m.ident == param:
-        return k
-    return None
+    """The keyword `k` when `node` is `(:k param)` or `(get param :k)`, `k` without `-`
+    (`rules_format.field_read`, which takes a name with `-` too)."""
+    k = rules_format.field_read(node, param)
+    return k if k is not None and "-" not in k.name else None
