@@ -91,28 +91,29 @@ def record_sums(keyfn: object, items: Sequence[object], field: object) -> dict[o
     """Stored key -> the sum of its group's values of `field`, in first-seen order, for a
     record list grouped by a keyword; None where the columns must answer (see the module
     docstring)."""
-    if type(keyfn) is not Keyword or type(field) is not Keyword or not is_records(items):
-        return None
-    sums: dict[object, Any] = {}
-    try:
-        add_all(items, keyfn.name, field.name, sums)  # type: ignore[arg-type]
-    except SUM_FAILS:
-        return None
-    return sums if plain_sums(sums) else None
+    return _record_totals(keyfn, items, field, SUMS)
 
 
 def record_sum_counts(
     keyfn: object, items: Sequence[object], field: object
 ) -> dict[object, Any] | None:
     """`record_sums` with each group's count: stored key -> [sum, count]."""
+    return _record_totals(keyfn, items, field, SUM_COUNTS)
+
+
+def _record_totals(
+    keyfn: object, items: Sequence[object], field: object, summed: int
+) -> dict[object, Any] | None:
+    # `summed`: sums (`SUMS`) or [sum, count] pairs (`SUM_COUNTS`)
     if type(keyfn) is not Keyword or type(field) is not Keyword or not is_records(items):
         return None
-    pairs: dict[object, Any] = {}
+    add, plain = (add_all, plain_sums) if summed == SUMS else (add_all_counted, plain_pairs)
+    totals: dict[object, Any] = {}
     try:
-        add_all_counted(items, keyfn.name, field.name, pairs)  # type: ignore[arg-type]
+        add(items, keyfn.name, field.name, totals)  # type: ignore[arg-type]
     except SUM_FAILS:
         return None
-    return pairs if plain_pairs(pairs) else None
+    return totals if plain(totals) else None
 
 
 def plain_pairs(pairs: dict[object, Any]) -> bool:
