@@ -111,6 +111,24 @@ def adopt(owned: Owned, m: object) -> dict[Any, Any]:
     return c
 
 
+def owned_child(
+    owned: Owned, parent: dict[Any, Any], key: object, child: object
+) -> dict[Any, Any] | None:
+    """`child`, stored at `key` of the owned map `parent`, as an owned map: itself when
+    owned, else a copy (`adopt`) put back in its place; None when it is no map (nil, a
+    vector, any other value). For walks made once per path (`update_in.walk_owned`,
+    `update_fields`' prewalks); `in_place_update_in`, run per element, has this inline."""
+    tc = type(child)
+    if tc is dict:
+        if id(child) in owned:
+            return child  # type: ignore[return-value]
+    elif tc is not PMap:
+        return None
+    made = adopt(owned, child)
+    parent[key] = made
+    return made
+
+
 def _put(owned: Owned, m: dict[Any, Any], key: object, value: object) -> None:
     """`m[key] = value` on an owned map, releasing an owned container it overwrites."""
     if len(owned) > 1:  # with only `m` owned, no value of it can be

@@ -20,7 +20,15 @@ from ptc_runtime.fastops import inc1 as _inc1
 from ptc_runtime.fastops import sub2 as _sub2
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible
 from ptc_runtime.records import is_records
-from ptc_runtime.transient.owned import MISSING, NO_MAP, Owned, adopt, release, t_begin
+from ptc_runtime.transient.owned import (
+    MISSING,
+    NO_MAP,
+    Owned,
+    adopt,
+    owned_child,
+    release,
+    t_begin,
+)
 from ptc_runtime.transient.update_in import in_place_update_in, leaf_key, walk_owned
 from ptc_runtime.values import Keyword
 
@@ -567,15 +575,8 @@ class _FieldsRun:
             else:
                 self.prewalk(group, key, near)
                 continue
-            tn = type(nxt)
-            if tn is dict:
-                if id(nxt) not in owned:
-                    nxt = adopt(owned, nxt)
-                    cur[last] = nxt
-            elif tn is PMap:
-                nxt = adopt(owned, nxt)
-                cur[last] = nxt
-            else:
+            nxt = owned_child(owned, cur, last, nxt)
+            if nxt is None:
                 continue
             # the leaves (`prewalk`)
             entry: list[Any] = [nxt]

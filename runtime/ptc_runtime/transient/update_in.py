@@ -17,7 +17,7 @@ from ptc_runtime.fastops import dec1 as _dec1
 from ptc_runtime.fastops import inc1 as _inc1
 from ptc_runtime.fastops import sub2 as _sub2
 from ptc_runtime.lookup import NOT_FOUND, find_key
-from ptc_runtime.transient.owned import MISSING, NO_MAP, Owned, adopt, release
+from ptc_runtime.transient.owned import MISSING, NO_MAP, Owned, adopt, owned_child, release
 from ptc_runtime.values import Keyword
 
 #: At most this many memoized prefix walks per loop (`Owned.paths`); then it starts over.
@@ -268,15 +268,8 @@ def walk_owned(owned: Owned, cur: Any, path: Iterable[Any]) -> tuple[Any, bool]:
             if found is NOT_FOUND:
                 return None, memo
             nxt = cur[found]
-        tn = type(nxt)
-        if tn is dict:
-            if id(nxt) not in owned:
-                nxt = adopt(owned, nxt)
-                cur[found] = nxt
-        elif tn is PMap:
-            nxt = adopt(owned, nxt)
-            cur[found] = nxt
-        else:
+        nxt = owned_child(owned, cur, found, nxt)
+        if nxt is None:
             return None, memo
         cur = nxt
     return cur, memo
