@@ -41,3 +41,21 @@ def outcome(
 ) -> str:
     """Run `src` (`api.run` with `run_options`, e.g. `data=`, `max_steps=`) and describe it."""
     return describe(api.run(src, **run_options), steps=steps, output=output, position=position)
+
+
+def lisp_literal(x: Any) -> str:
+    """JSON-shaped `x` as PTC-Lisp source: maps with keyword keys (for tests that put host
+    data into a program as a literal, where it is a persistent map, not a record list)."""
+    if x is None:
+        return "nil"
+    if x is True:
+        return "true"
+    if x is False:
+        return "false"
+    if isinstance(x, str):
+        return f'"{x}"'
+    if isinstance(x, list):
+        return "[" + " ".join(map(lisp_literal, x)) + "]"
+    if isinstance(x, dict):
+        return "{" + " ".join(f":{k} {lisp_literal(v)}" for k, v in x.items()) + "}"
+    return repr(x)

@@ -23,6 +23,7 @@ import ptc_compiler
 from ptc_compiler import pr_str
 from ptc_compiler.lower import rules_pathmap
 from ptc_runtime import pathmap
+from tests.outcomes import lisp_literal
 
 CONST_KEYS = [":a", '"a"', ":x", "1", "0", "true", "nil", ":d-e", "1.0", '"x"']
 FIELD_KEYS = ["(:p e)", "(:q e)", "(get e :p)", '(get e "q")', "(:d-e e)", "e"]
@@ -57,22 +58,6 @@ def _event(rnd: random.Random, odd: float, values: list[Any]) -> Any:
         if rnd.random() >= odd:
             e[f] = rnd.choice(values if rnd.random() >= odd else ODD_VALUES)
     return e
-
-
-def _lisp(x: Any) -> str:
-    if x is None:
-        return "nil"
-    if x is True:
-        return "true"
-    if x is False:
-        return "false"
-    if isinstance(x, str):
-        return f'"{x}"'
-    if isinstance(x, list):
-        return "[" + " ".join(map(_lisp, x)) + "]"
-    if isinstance(x, dict):
-        return "{" + " ".join(f":{k} {_lisp(v)}" for k, v in x.items()) + "}"
-    return repr(x)
 
 
 def _program(rnd: random.Random) -> tuple[str, dict[str, Any]]:
@@ -122,7 +107,7 @@ def _program(rnd: random.Random) -> tuple[str, dict[str, Any]]:
     if "e" in keys and rnd.random() < 0.6:
         coll = "data/ks"
     if coll == "lit":  # keyword maps the program built: not a record list
-        coll = "[" + " ".join(map(_lisp, events[:40])) + "]"
+        coll = "[" + " ".join(map(lisp_literal, events[:40])) + "]"
     form = rnd.choice(["map-fn", "map-hash", "mapv", "for"])
     if form == "map-hash" and "e" in keys:
         form = "map-fn"  # `%` in place of a bare `e`: not made here

@@ -21,6 +21,7 @@ import pytest
 import ptc_compiler
 from ptc_compiler import pr_str, run
 from ptc_runtime.transient import update_fields
+from tests.outcomes import lisp_literal
 
 PREFIX_KEYS = [":a", '"a"', ":d-e", "(:p e)", "(:q e)", "(get e :p)"]
 LEAVES = [":n", '"n"', ":m", ":d-e", '"d_e"']
@@ -71,20 +72,6 @@ def _event(rnd: random.Random, odd: float) -> dict[str, Any]:
     return e
 
 
-def _lisp(x: Any) -> str:
-    if x is None:
-        return "nil"
-    if x is True:
-        return "true"
-    if isinstance(x, str):
-        return f'"{x}"'
-    if isinstance(x, list):
-        return "[" + " ".join(map(_lisp, x)) + "]"
-    if isinstance(x, dict):
-        return "{" + " ".join(f":{k} {_lisp(v)}" for k, v in x.items()) + "}"
-    return repr(x)
-
-
 def _tree(rnd: random.Random, depth: int, odd: float) -> dict[str, Any]:
     """A host map whose levels hold the keys the paths use (string spellings)."""
     if depth == 0:
@@ -108,7 +95,7 @@ def _program(rnd: random.Random) -> tuple[str, str, dict[str, Any]]:
     init = rnd.choice(["data/m"] * 16 + ["{}", "nil", "{:a {:x {:n 0 :m 0}} :d-e {}}", "[]"])
     coll = rnd.choice(["data/events", "data/events", "lit"])
     if coll == "lit":  # keyword maps the program built: not a record list
-        coll = "[" + " ".join(map(_lisp, events[:40])) + "]"
+        coll = "[" + " ".join(map(lisp_literal, events[:40])) + "]"
     inline = f"(reduce (fn [t e] {body}) {init} {coll})"
     plain = f"(let [f (fn [t e] {body})] (reduce f {init} {coll}))"
     return inline, plain, data
