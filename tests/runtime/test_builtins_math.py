@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from builtin_cases import cases, outcome
+
+from ptc_compiler import run
 
 MATH = [
     ("(floor 3.7)", "3"),
@@ -99,3 +102,28 @@ def test_math(src: str, want: str) -> None:
 @cases(BITS)
 def test_bitwise(src: str, want: str) -> None:
     assert outcome(src) == want
+
+
+#: Variadic builtins with a least count (registry `variadic_min`) and that count. Their
+#: Python functions take `*xs`, so a short call reached them unchecked and crashed on
+#: `xs[0]` as an internal error (found by the bad-args sweep, fuzz/strategies/bad_args.py).
+LEAST_COUNTS = [
+    ("-", 1), ("-'", 1), ("/", 1), ("max", 1), ("min", 1), ("=", 1), ("==", 1),
+    ("not=", 1), ("<", 1), (">", 1), ("<=", 1), (">=", 1),
+    ("bit-and", 2), ("bit-or", 2), ("bit-xor", 2), ("bit-and-not", 2),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "least"), LEAST_COUNTS, ids=[n for n, _ in LEAST_COUNTS])
+def test_too_few_arguments_is_an_arity_error(name: str, least: int) -> None:
+    args = " ".join(["1"] * (least - 1))
+    for src in (f"({name} {args})", f"(apply {name} [{args}])", f"(let [f {name}]\n  (f {args}))"):
+        res = run(src)
+        assert res.error is not None, src
+        assert res.error.code == "arity_error", (src, res.error.message)
+        canonical = name.rstrip("'")  # `-'` shares `-`'s function and reports that name
+        assert res.error.message == (
+            f"{canonical}: wrong number of arguments ({least - 1}), expected {least} or more"
+        )
+        assert res.error.line is not None
+    assert outcome(f"({name} {' '.join(['1'] * least)})") != "!arity_error"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.collections import kind_name
 from ptc_runtime.errors import PtcError
 
@@ -99,6 +99,8 @@ def add(*xs: object) -> object:
 
 @declare(DECLS, "-", variadic_min=1, doc="Negation of one number, else left-to-right difference.")
 def sub(*xs: object) -> object:
+    if not xs:
+        raise wrong_count("-", 0, "1 or more")
     for x in xs:
         if not _is_num(x):
             raise _bad("-", xs)
@@ -130,6 +132,8 @@ def mul(*xs: object) -> object:
     doc="Reciprocal of one number, else left-to-right quotient; a float.",
 )
 def div(*xs: object) -> object:
+    if not xs:
+        raise wrong_count("/", 0, "1 or more")
     for x in xs:
         if not _is_num(x):
             raise _bad("/", xs)
@@ -214,6 +218,8 @@ def abs_(x: object) -> object:
 def _extremum(who: str, xs: tuple[object, ...], want_max: bool) -> object:
     if len(xs) == 1:
         return xs[0]
+    if not xs:
+        raise wrong_count(who, 0, "1 or more")
     for x in xs:
         if not _is_num(x):
             raise _bad(who, xs)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.collections import kind_name
 from ptc_runtime.errors import PtcError
 
@@ -35,6 +35,8 @@ def _index(who: str, n: object) -> int:
 
 
 def _ints(who: str, xs: tuple[object, ...]) -> list[int]:
+    if len(xs) < 2:  # Clojure's least count too; reached through apply or a fn value
+        raise wrong_count(who, len(xs), "2 or more")
     return [_int(who, x) for x in xs]
 
 

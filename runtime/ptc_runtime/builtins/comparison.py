@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.collections import kind_name
 from ptc_runtime.equality import compare as natural_compare
 from ptc_runtime.equality import eq
@@ -17,7 +17,9 @@ from ptc_runtime.errors import PtcError
 DECLS: list[BuiltinSpec] = []
 
 
-def _all_equal(xs: tuple[object, ...]) -> bool:
+def _all_equal(who: str, xs: tuple[object, ...]) -> bool:
+    if not xs:
+        raise wrong_count(who, 0, "1 or more")
     first = xs[0]
     return all(eq(first, x) for x in xs[1:])
 
@@ -26,22 +28,24 @@ def _all_equal(xs: tuple[object, ...]) -> bool:
 def equal(*xs: object) -> bool:
     if len(xs) == 2:
         return eq(xs[0], xs[1])
-    return _all_equal(xs)
+    return _all_equal("=", xs)
 
 
 @declare(DECLS, "==", variadic_min=1, doc="Same as =.")
 def equal_num(*xs: object) -> bool:
-    return _all_equal(xs)
+    return _all_equal("==", xs)
 
 
 @declare(DECLS, "not=", variadic_min=1, doc="True unless all arguments are equal.")
 def not_equal(*xs: object) -> bool:
-    return not _all_equal(xs)
+    return not _all_equal("not=", xs)
 
 
 def _chain(who: str, xs: tuple[object, ...], ok: Callable[[object, object], bool]) -> bool:
     if len(xs) == 1:
         return True
+    if not xs:
+        raise wrong_count(who, 0, "1 or more")
     for x in xs:
         t = type(x)
         if t is not int and t is not float:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, TypeVar
 
+from ptc_runtime.errors import PtcError
+
 #: Namespace groups a builtin can also be reached through (`str/join`, `set/union` ...).
 #: "core" means `clojure.core/` and `core/`. Aliases map onto these groups.
 Group = Literal["core", "string", "set", "walk", "json", "regex", "java"]
@@ -64,6 +66,17 @@ class BuiltinSpec:
 
 
 F = TypeVar("F", bound=Callable[..., object])
+
+
+def wrong_count(name: str, got: int, expected: str) -> PtcError:
+    """The `arity_error` of a variadic builtin given fewer arguments than its least count.
+
+    A call `(f)` is checked by Python's own signature, but `(apply f [])` or a builtin
+    passed as a value reaches a `*xs` function with any count, so such a function checks
+    its minimum itself, with the same message the executor gives a signature mismatch."""
+    return PtcError(
+        "arity_error", f"{name}: wrong number of arguments ({got}), expected {expected}"
+    )
 
 
 def declare(
