@@ -208,3 +208,30 @@ def test_restricted_python_policy_still_rejects(bad: str) -> None:
 
     with pytest.raises(GeneratedCodeRejected):
         check_restricted(ast.parse(bad))
+
+
+@pytest.mark.parametrize(
+    ("src", "want"),
+    [
+        ("(= 0 :k)", False),
+        ("(= :k 1.5)", False),
+        ("(not= 99999999999999999999 :k)", True),
+        ("(= :k :k)", True),
+        ('(= :k "k")', False),
+        ("(not= nil :k)", True),
+    ],
+)
+def test_keyword_against_a_literal_compiles_without_a_warning(src: str, want: bool) -> None:
+    """`(= 0 :k)` was lowered to `0 is k1`: CPython's "is with a literal" SyntaxWarning at
+    every compile, an internal compiler error under warnings-as-errors (bad-args sweep)."""
+    import uuid
+    import warnings
+
+    from ptc_compiler import run
+
+    fresh = f"{src} ; {uuid.uuid4().hex}"  # a new source text, so no compile cache answers
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = run(fresh)
+    assert res.ok, res.error
+    assert res.value is want

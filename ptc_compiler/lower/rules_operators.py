@@ -131,6 +131,11 @@ def inline_equality(name: str, args: Sequence[ir.Node], exprs: list[ast.expr]) -
         if isinstance(a, ir.Const) and (
             a.value is None or type(a.value) is bool or isinstance(a.value, Keyword)
         ):
+            if isinstance(exprs[1 - i], ast.Constant):
+                # `0 is k1` (a keyword is a loaded name, not a Constant) makes CPython warn
+                # at every compile, and a host running with warnings as errors would fail
+                # the compile: a number or string literal against a keyword goes to the builtin
+                return None
             op: ast.cmpop = ast.IsNot() if name == "not=" else ast.Is()
             return ast.Compare(exprs[1 - i], [op], [exprs[i]])
         if isinstance(a, ir.Const) and type(a.value) is str:
