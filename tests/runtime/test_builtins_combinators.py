@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from builtin_cases import outcome
 
+from ptc_compiler import run
+
 
 def cases(table: list[tuple[str, str]]) -> pytest.MarkDecorator:
     """Parametrize over (source, expected pr-str or !code), each source its own id."""
@@ -61,3 +63,12 @@ COMBINATORS = [
 @cases(COMBINATORS)
 def test_combinators(src: str, want: str) -> None:
     assert outcome(src) == want
+
+
+def test_fnil_with_four_defaults_is_an_arity_error() -> None:
+    # `*defaults` took any count, and (fnil f 1 1 1 1) made a fn (bad-args sweep)
+    for src in ("(fnil + 1 1 1 1)", "(apply fnil [+ 1 1 1 1])"):
+        res = run(src)
+        assert res.error is not None and res.error.code == "arity_error", res
+        assert res.error.message == "fnil: wrong number of arguments (5), expected 2 or 3 or 4"
+    assert outcome("((fnil + 0 0 0) nil nil nil)") == "0"

@@ -451,3 +451,12 @@ def test_println_is_bounded_on_shared_values() -> None:
     assert len(ctx.output) == 1
     assert ctx.output[0].startswith("[[[[")
     assert "chars)" in ctx.output[0]
+
+
+def test_range_through_apply_checks_its_count() -> None:
+    # the analyzer refuses (range 1 2 3 4); (apply range [1 2 3 4]) reached range's
+    # `*args` and was an internal error (ValueError unpacking; bad-args sweep)
+    with pytest.raises(PtcError) as info:
+        BUILTINS["range"].fn(1, 2, 3, 4)
+    assert info.value.code == "arity_error"
+    assert info.value.message == "range: wrong number of arguments (4), expected 1 or 2 or 3"

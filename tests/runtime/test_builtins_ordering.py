@@ -124,3 +124,21 @@ def test_pluck_agrees_with_a_flexible_read_of_each_item() -> None:
         assert got == [get_flexible(x, k) for x in items], (items, k)
         if getter is not None:
             assert [getter(x) for x in items] == got, (items, k)
+
+
+@pytest.mark.parametrize(
+    ("src", "message"),
+    [
+        ("(sort)", "sort: wrong number of arguments (0), expected 1 or 2"),
+        ("(apply sort [])", "sort: wrong number of arguments (0), expected 1 or 2"),
+        ("(sort > [1] [2])", "sort: wrong number of arguments (3), expected 1 or 2"),
+        ("(sort-by :a)", "sort-by: wrong number of arguments (1), expected 2 or 3"),
+        ("(sort-by :a > [] [])", "sort-by: wrong number of arguments (4), expected 2 or 3"),
+    ],
+)
+def test_wrong_argument_counts_are_arity_errors(src: str, message: str) -> None:
+    # `sort`/`sort-by` take `*args`: (sort) was an internal error (IndexError), extra
+    # arguments were ignored (bad-args sweep)
+    res = run(src)
+    assert res.error is not None and res.error.code == "arity_error", res
+    assert res.error.message == message

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from builtin_cases import outcome
 
+from ptc_compiler import run
+
 
 def cases(table: list[tuple[str, str]]) -> pytest.MarkDecorator:
     """Parametrize over (source, expected pr-str or !code), each source its own id."""
@@ -128,3 +130,18 @@ def test_reorder(src: str, want: str) -> None:
 def test_flatten_deep_nesting_does_not_recurse() -> None:
     src = "(count (flatten (reduce (fn [acc _] [acc 1]) [] (range 5000))))"
     assert outcome(src) == "5000"
+
+
+@pytest.mark.parametrize(
+    ("src", "message"),
+    [
+        ("(drop-last 1 [1] [2])", "drop-last: wrong number of arguments (3), expected 1 or 2"),
+        ("(partition 1 1 [] [1] [2])", "partition: wrong number of arguments (5), expected 2 or 3 or 4"),
+        ("(apply partition-all [1 1 [1] [2]])", "partition-all: wrong number of arguments (4), expected 2 or 3"),
+    ],
+)  # fmt: skip
+def test_extra_arguments_are_arity_errors(src: str, message: str) -> None:
+    # their functions take `*more`: (drop-last 1 [1] [2]) ignored [1] (bad-args sweep)
+    res = run(src)
+    assert res.error is not None and res.error.code == "arity_error", res
+    assert res.error.message == message

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.collections import as_fn, seq_items
 
 DECLS: list[BuiltinSpec] = []
@@ -134,8 +134,10 @@ def some_fn(f: object, *fs: object) -> Callable[..., object]:
     doc="f with nil first (second, third) arguments replaced by the given defaults.",
 )
 def fnil(f: object, *defaults: object) -> Callable[..., object]:
-    fn = as_fn(f, "fnil")
     n = len(defaults)
+    if n > 3:  # `*defaults` takes any count; the registry says 2, 3 or 4 arguments
+        raise wrong_count("fnil", n + 1, "2 or 3 or 4")
+    fn = as_fn(f, "fnil")
 
     def patched(*args: object) -> object:
         if not args:

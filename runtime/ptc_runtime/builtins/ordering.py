@@ -16,7 +16,7 @@ from typing import Any
 
 from ptc_runtime.builtins import comparison, maps
 from ptc_runtime.builtins.keyed import comparator_order, key_values_getter, natural_sorted
-from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.builtins.slicing import take
 from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name, seq_items
 from ptc_runtime.errors import PtcError
@@ -98,6 +98,8 @@ def sort(*args: object) -> list[object]:
 
 
 def _sort(args: tuple[object, ...], limit: int | None) -> list[object]:
+    if not 1 <= len(args) <= 2:  # `*args` takes any count; the registry says 1 or 2
+        raise wrong_count("sort", len(args), "1 or 2")
     if len(args) == 1:
         items = seq_items(args[0], "sort")
         order: bool | Callable[..., object] = False
@@ -125,6 +127,8 @@ def sort_by(keyfn: object, *args: object) -> list[object]:
 
 
 def _sort_by(keyfn: object, args: tuple[object, ...], limit: int | None) -> list[object]:
+    if not 1 <= len(args) <= 2:  # `*args` takes any count; the registry says 2 or 3
+        raise wrong_count("sort-by", len(args) + 1, "2 or 3")
     if len(args) == 1:
         order: bool | Callable[..., object] = False
         coll = args[0]

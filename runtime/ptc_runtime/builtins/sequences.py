@@ -16,7 +16,7 @@ from itertools import islice
 from typing import Final, cast
 
 from ptc_runtime.builtins.grouped import pluck
-from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.collections import (
     PMap,
     PSet,
@@ -83,6 +83,8 @@ def range_(*args: object) -> list[object]:
             "range: infinite sequences are not supported",
             hint="give a bound, e.g. (range 10)",
         )
+    if len(args) > 3:  # `(apply range ...)` reaches here without the analyzer's check
+        raise wrong_count("range", len(args), "1 or 2 or 3")
     nums = [_range_num(a) for a in args]
     start: int | float = 0
     step: int | float = 1

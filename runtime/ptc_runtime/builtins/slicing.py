@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ptc_runtime.builtins.keyed import is_stored_plain
-from ptc_runtime.builtins.registry import BuiltinSpec, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.collections import PVec, as_fn, kind_name, seq_items, to_key
 from ptc_runtime.equality import eq
 from ptc_runtime.errors import PtcError
@@ -74,6 +74,8 @@ def take_last(n: object, coll: object) -> list[object] | None:
 
 @declare(DECLS, "drop-last", arities=(1, 2), doc="Vector of all but the last n (default 1) items.")
 def drop_last(a: object, *coll: object) -> list[object]:
+    if len(coll) > 1:  # `*coll` takes any count; the registry says 1 or 2 arguments
+        raise wrong_count("drop-last", len(coll) + 1, "1 or 2")
     k = 1 if not coll else _count("drop-last", a)
     items = seq_items(coll[-1] if coll else a, "drop-last")
     if k <= 0:
@@ -154,6 +156,8 @@ def _check_size(who: str, groups: int, size: int) -> None:
     doc="Vector of n-item groups every step items; a short last group is dropped unless padded.",
 )
 def partition(n: object, a: object, *more: object) -> list[object]:
+    if len(more) > 2:  # `*more` takes any count; the registry says 2, 3 or 4 arguments
+        raise wrong_count("partition", len(more) + 2, "2 or 3 or 4")
     args = (a, *more)
     size = _positive("partition", n, "group size")
     step = size if len(args) == 1 else _positive("partition", args[0], "step")
@@ -182,6 +186,8 @@ def partition(n: object, a: object, *more: object) -> list[object]:
     doc="Vector of n-item groups every step items, keeping a short last group.",
 )
 def partition_all(n: object, a: object, *more: object) -> list[object]:
+    if len(more) > 1:  # `*more` takes any count; the registry says 2 or 3 arguments
+        raise wrong_count("partition-all", len(more) + 2, "2 or 3")
     args = (a, *more)
     size = _positive("partition-all", n, "group size")
     step = size if len(args) == 1 else _positive("partition-all", args[0], "step")
