@@ -166,6 +166,13 @@ _TAKES = re.compile(
 )
 _MISSING = re.compile(_QUALIFIED + r"(\w+)\(\) missing (\d+) required positional argument")
 _NOT_CALLABLE = re.compile(r"^'(\w+)' object is not callable")
+# a keyword or a set called as a function with a wrong count: `(:k)`, `(apply :k [m d x])`,
+# `(reduce :k [])` (reduce calls (f) on an empty coll); Python counts `self` in "takes"
+_VALUE_CALL = re.compile(
+    r"^(Keyword|PSet)\.__call__\(\) (?:missing|takes from \d+ to \d+ positional arguments "
+    r"but (\d+))"
+)
+_VALUE_KIND = {"Keyword": "a keyword", "PSet": "a set"}
 _PY_KIND = {
     "NoneType": "nil",
     "int": "number",
@@ -196,6 +203,13 @@ def _translate(exc: Exception, fn_names: Mapping[str, str]) -> PtcError:
         m = _TAKES.match(text) or _MISSING.match(text)
         if m is not None:
             return _arity_error(m.group(1), text, fn_names)
+        m = _VALUE_CALL.match(text)
+        if m is not None:
+            got = int(m.group(2)) - 1 if m.group(2) else 0
+            return PtcError(
+                "arity_mismatch",
+                f"{_VALUE_KIND[m.group(1)]} called as a function takes 1 or 2 arguments, got {got}",
+            )
         m = _NOT_CALLABLE.match(text)
         if m is not None:
             kind = _PY_KIND.get(m.group(1), "a value")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from builtin_cases import outcome
 
+from ptc_compiler import run
+
 
 def cases(table: list[tuple[str, str]]) -> pytest.MarkDecorator:
     """Parametrize over (source, expected pr-str or !code), each source its own id."""
@@ -72,3 +74,24 @@ HIGHER_ORDER = [
 @cases(HIGHER_ORDER)
 def test_higher_order(src: str, want: str) -> None:
     assert outcome(src) == want
+
+
+@pytest.mark.parametrize(
+    ("src", "message", "where"),
+    [
+        ("(reduce :k [])", "a keyword called as a function takes 1 or 2 arguments, got 0", (1, 1)),
+        ("(reduce #{} {})", "a set called as a function takes 1 or 2 arguments, got 0", (1, 1)),
+        ("(map :k [1] [2] [3])", "a keyword called as a function takes 1 or 2 arguments, got 3", (1, 1)),
+        ("(let [f :k]\n  (apply f []))", "a keyword called as a function takes 1 or 2 arguments, got 0", (2, 3)),
+        ("(#{1} 1 2 3)", "a set called as a function takes 1 or 2 arguments, got 3", (1, 1)),
+    ],
+)  # fmt: skip
+def test_keyword_or_set_called_with_a_wrong_count(
+    src: str, message: str, where: tuple[int, int]
+) -> None:
+    # Python's TypeError from Keyword/PSet.__call__ was the vague "type_error: wrong type of
+    # argument" (bad-args sweep): now the count and what was called, like a fn's arity_mismatch
+    res = run(src)
+    assert res.error is not None and res.error.code == "arity_mismatch", res
+    assert res.error.message == message
+    assert (res.error.line, res.error.column) == where
