@@ -1,4 +1,11 @@
-"""`ptc fuzz signatures [--examples N | --minutes M] [--seed S]`: the signature fuzz campaign.
+"""`ptc fuzz signatures|clojure ...`: the fuzz campaigns.
+
+`ptc fuzz clojure [--programs N] [--seed S ...] [--out FILE]` is the generative differential
+campaign against Clojure 1.11 (`fuzz/clojure_diff.py`): N generated programs per seed, one JVM
+batch per seed, each compared with our result; disagreements go to FILE. Exit status: 0 all
+agree, 1 disagreements, 2 usage/setup (no checkout, no Clojure).
+
+`ptc fuzz signatures [--examples N | --minutes M] [--seed S]` is the signature fuzz campaign.
 
 Runs the properties of `fuzz/properties.py` (a checkout's `fuzz/` package; hypothesis is a
 development dependency) with a hypothesis example database under `.ptc-fuzz/`, so a failing
@@ -46,23 +53,87 @@ def _parser() -> argparse.ArgumentParser:
         "--property", action="append", metavar="NAME", help="only this property (repeatable)"
     )
     sig.add_argument("--db", type=Path, default=Path(".ptc-fuzz"), help="example database dir")
+    clj = sub.add_parser("clojure", help="generated programs against Clojure 1.11")
+    clj.add_argument("--programs", type=int, default=1000, metavar="N", help="programs per seed")
+    clj.add_argument("--seed", type=int, action="append", metavar="S",
+                     help="generator seed (repeatable; default 0)")  # fmt: skip
+    clj.add_argument("--out", type=Path, default=Path("clojure-fuzz-report.clj"), metavar="FILE",
+                     help="where disagreements are written")  # fmt: skip
     return ap
+
+
+def _load_module(name: str) -> ModuleType:
+    """Import `fuzz.<name>` from the current checkout (cwd or the package's parent)."""
+    try:
+        return importlib.import_module(f"fuzz.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("fuzz", f"fuzz.{name}"):
+            raise
+    here = Path(__file__).resolve().parent.parent
+    for root in (Path.cwd(), here):
+        if (root / "fuzz" / f"{name}.py").is_file():
+            sys.path.insert(0, str(root))
+            sys.modules.pop("fuzz", None)
+            return importlib.import_module(f"fuzz.{name}")
+    raise ModuleNotFoundError(f"fuzz.{name}")
+
+
+def main_clojure(args: argparse.Namespace, out: TextIO) -> int:
+    """`ptc fuzz clojure`: run the campaign, write the disagreements, print a summary."""
+    if args.programs < 1:
+        print("ptc fuzz clojure: --programs must be at least 1", file=out)
+        return 2
+    try:
+        diff = _load_module("clojure_diff")
+    except ModuleNotFoundError as exc:
+        print(f"ptc fuzz clojure: cannot run ({exc}); run it from a checkout", file=out)
+        return 2
+    command = diff.clojure_command()
+    if command is None:
+        print(f"ptc fuzz clojure: {diff.clojure_required()}", file=out)
+        return 2
+    seeds: list[int] = args.seed or [0]
+    start = time.perf_counter()
+    rows: list[tuple[int, int, int, float]] = []  # seed, programs, disagreements, seconds
+    report: list[str] = []
+    for seed in seeds:
+        t0 = time.perf_counter()
+        programs = diff.seed_programs(seed, args.programs)
+        print(f"seed {seed}: {len(programs)} programs, running Clojure (one JVM)...",
+              file=out, flush=True)  # fmt: skip
+
+        def progress(done: int, total: int, seed: int = seed) -> None:
+            if done % 500 == 0 or done == total:
+                print(f"  seed {seed}: compared {done}/{total}", file=out, flush=True)
+
+        try:
+            outcomes, jvm = diff.run_programs(programs, command, progress)
+        except RuntimeError as exc:  # the runner itself failed: a setup problem
+            print(f"ptc fuzz clojure: {exc}", file=out)
+            return 2
+        bad = [o for o in outcomes if not o.agree]
+        report += [diff.describe(o) for o in bad]
+        rows.append((seed, len(outcomes), len(bad), time.perf_counter() - t0))
+        print(f"  seed {seed}: {len(bad)} disagreements (JVM {jvm:.1f}s)", file=out, flush=True)
+    header = f";; ptc fuzz clojure: seeds {seeds}, {args.programs} programs each\n"
+    args.out.write_text(header + "\n".join(report), encoding="utf-8")
+    print("", file=out)
+    print(f"{'seed':>8}  {'programs':>9}  {'disagree':>8}  {'agree %':>8}  {'seconds':>8}",
+          file=out)  # fmt: skip
+    for seed, n, bad_n, secs in rows:
+        print(f"{seed:>8}  {n:>9}  {bad_n:>8}  {100 * (n - bad_n) / n:>8.2f}  {secs:>8.1f}",
+              file=out)  # fmt: skip
+    total = sum(r[1] for r in rows)
+    failed = sum(r[2] for r in rows)
+    print(f"{'total':>8}  {total:>9}  {failed:>8}  {100 * (total - failed) / total:>8.2f}  "
+          f"{time.perf_counter() - start:>8.1f}", file=out)  # fmt: skip
+    print(f"disagreements written to {args.out}", file=out)
+    return 0 if failed == 0 else 1
 
 
 def _load_properties() -> ModuleType:
     """Import `fuzz.properties` from the current checkout (cwd or the package's parent)."""
-    try:
-        return importlib.import_module("fuzz.properties")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("fuzz", "fuzz.properties"):
-            raise
-    here = Path(__file__).resolve().parent.parent
-    for root in (Path.cwd(), here):
-        if (root / "fuzz" / "properties.py").is_file():
-            sys.path.insert(0, str(root))
-            sys.modules.pop("fuzz", None)
-            return importlib.import_module("fuzz.properties")
-    raise ModuleNotFoundError("fuzz.properties")
+    return _load_module("properties")
 
 
 def _run_batch(prop: Any, tally: Tally, n: int, seed: int | None, db: Path) -> None:
@@ -115,6 +186,8 @@ def main_fuzz(argv: list[str], out: TextIO | None = None) -> int:
     """Entry point of ``ptc fuzz``; `argv` excludes the ``fuzz`` word itself."""
     out = out or sys.stdout
     args = _parser().parse_args(argv)
+    if args.target == "clojure":
+        return main_clojure(args, out)
     try:
         import hypothesis  # noqa: F401 - a development dependency, checked up front
 

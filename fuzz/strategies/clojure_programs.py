@@ -1,0 +1,1081 @@
+"""Random small programs valid in both PTC-Lisp and Clojure 1.11, for the differential campaign.
+
+`generate(seed, n)` is deterministic per seed (`random.Random(seed)` only). Every expression is
+built for a static type, written as a string:
+
+    int float str kw bool          scalars ("float" is always a Java double on both sides)
+    opt<T>                         T or nil
+    vec<T>                         a real vector (conj appends, prints as [...])
+    seq<T>                         a sequence (a lazy seq in Clojure, a vector here)
+    set<T>  map<T>  smap<T>        a set; a keyword-keyed map; a string-keyed map
+    rec  srec                      a record: a keyword-keyed / string-keyed map of fixed fields
+    fn<A;B>  fn2<A;B;A>            a one-argument function; a reducing function
+    entry<T>                       a [keyword T] map entry
+
+The generator stays inside the common language instead of filtering results afterwards. What
+it never builds, and why (decision numbers are docs/language-decisions.md, DIV numbers the
+target's §13, all listed in docs/divergences.md):
+
+* an int and a float in one `=`, set, map key, `distinct` or `frequencies` (decision 4): every
+  equality and every hashed position gets operands of one static type, floats never hashed;
+* a key read whose spelling differs from the stored key (decision 5): keyword maps are read with
+  keywords, string maps with strings, keys never contain `-` or `_`;
+* `/` of two integers anywhere but as the whole program's value (decision 26: ratios);
+* integers beyond 2^63 (decision 27): `*` multiplies only literals and counts;
+* a seq or list printed with `str`/`pr-str`/`println`, `conj` onto a seq (DIV-25: no list
+  type), `println` of a collection holding strings (§7.6);
+* `nth`/`subs`/`subvec`/`pop` out of range (DIV-22, DIV-26): indexes are clamped with `min`
+  or the 3-argument `nth`; `contains?` on vectors (DIV-27); `first`/`rest` on maps (DIV-29);
+* `case`/`condp` without a default (§5.4 GAP-S37); `compare` of strings or keywords (§4.4);
+* `symbol?`, `seq?`, `map-entry?` (DIV-19/25/49); non-strings to string functions (GAP-S139);
+* anything over hash order (decision 6): keys/vals/sets/seq of a map are sorted or poured into a
+  set before order could be seen; sequences of characters (decision 25);
+* lazy or infinite sequences (decision 22), `try` (decision 23), tools, time and randomness.
+
+Deliberate errors (integer division by zero, arithmetic on nil) are generated now and then:
+an error on both sides is agreement.
+
+`SWITCHES` names generator families that can be turned off; `DISABLED` lists those off by
+default because they expose a known, reported bug (turn them on once it is fixed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+SWITCHES = frozenset({"if-let", "numeric-comparator-on-strings", "float-rem-edges"})
+# Families that exposed a real bug and are off until it is fixed (name -> reason).
+DISABLED: dict[str, str] = {
+    "numeric-comparator-on-strings":
+        "(sort > [\"b\" \"a\"]) sorts here; Clojure throws ClassCastException",
+    "float-rem-edges":
+        "rem/mod of floats is fmod here, n - d*(long)(n/d) in Clojure: (rem 1.0E21 3) 1.0 vs 0.0,"
+        " (rem -1.5 0.75) -0.0 vs 0.0",
+}
+
+SCALARS = ("int", "float", "str", "kw", "bool")
+HASHABLE = ("int", "str", "kw")  # set elements / map keys / distinct: never floats (decision 4)
+SORTABLE = ("int", "float", "str", "kw")
+
+REC_FIELDS: dict[str, str] = {
+    "id": "int", "name": "str", "dept": "str", "price": "float", "qty": "int",
+    "active": "bool", "tags": "vec<str>",
+}
+# :score is absent from some records: reading it gives opt<int>.
+OPT_FIELDS: dict[str, str] = {"score": "int"}
+KEYWORDS = ("a", "b", "c", "d", "x", "y", "total", "count", "low", "high", "eng", "ops")
+MAP_KEYS = ("a", "b", "c", "d", "x", "y")
+NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
+DEPTS = ("eng", "ops", "sales")
+TAGS = ("new", "vip", "old", "promo")
+STRINGS = ("alpha", "Beta", "a,b,c", "  padded  ", "x y z", "", "hello world", "abc", "42",
+           "one,two,,three", "MiXeD", "tab\tsep", "a-b-c", "zz")
+FLOATS = ("0.5", "1.5", "2.25", "0.1", "0.2", "3.75", "-1.5", "10.0", "100.5", "2.675", "1.0E-3",
+          "0.3", "1234567.0", "12345678.9", "1.0E-4", "0.001", "-0.0", "2.5", "-2.5", "1.0E21",
+          "0.35", "9.995")
+
+# Literal arguments, as source text (kept out of f-string expressions).
+REPLACE_MATCH = ('"a"', '","', '#"[aeiou]"', '#"\\s+"', '"l"')
+REPLACE_WITH = ('"_"', '""', '"XY"')
+KEYWORD_NAMES = ('"total"', '"abc"', '"x1"')
+SUBSTRINGS = ('"a"', '""', '"ab"', '" "', '","')
+MODERATE_FLOATS = tuple(f for f in FLOATS if f not in ("-0.0", "1.0E21"))
+DOUBLE_TEXTS = ('"1.5"', '"42"', '"-0.25"', '"1e3"', '"x"', '"1.0E-4"')
+LONG_TEXTS = ('"12"', '"-3"', '"x"', '"1.5"', '""', '"007"')
+FORMATS_NUM = ('"%d"', '"%5d|"', '"%-5d|"', '"%05d"', '"%x"', '"%o"', '"%,d"', '"%+d"', '"%s%%"')
+FORMATS_FLOAT = ('"%.0f"', '"%.1f"', '"%.3f"', '"%e"', '"%.2e"', '"%10.4f|"', '"%-8.2f|"', '"%f"',
+                 '"%s"')
+GROUP_REGEXES = ('#"([a-z])([a-z])"', '#"(a)"')
+GROUP_REPLACEMENTS = ('"$2$1"', '"<$1>"')
+INDEX_SUBS = ('"a"', '","', '"z"')
+JOIN_SEPS = ('', '", " ', '"-" ')
+SPLIT_REGEXES = ('#","', '#" "', '#"\\s+"', '#"b"')
+
+
+def kind(t: str) -> str:
+    """The constructor of a type: ``vec`` for ``vec<int>``, ``int`` for ``int``."""
+    return t.split("<", 1)[0]
+
+
+def args_of(t: str) -> list[str]:
+    """The parameters of a type: ``["int", "str"]`` for ``fn<int;str>``."""
+    if "<" not in t:
+        return []
+    inner, parts, depth, cur = t[t.index("<") + 1 : -1], [], 0, ""
+    for ch in inner:
+        if ch == ";" and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        depth += (ch == "<") - (ch == ">")
+        cur += ch
+    parts.append(cur)
+    return parts
+
+
+def elem(t: str) -> str:
+    """The single parameter of ``vec<T>``, ``seq<T>``, ``opt<T>``, ... ."""
+    return args_of(t)[0]
+
+
+def is_coll(t: str) -> bool:
+    """Sequential: usable wherever a sequence is expected, in order."""
+    return kind(t) in ("vec", "seq")
+
+
+@dataclass
+class Env:
+    """Locals in scope (name -> type) and the context the expression is generated in."""
+
+    names: list[tuple[str, str]] = field(default_factory=list)
+
+    def bind(self, name: str, t: str) -> Env:
+        """This scope plus `name` of type `t`."""
+        return Env([*self.names, (name, t)])
+
+    def of(self, t: str) -> list[str]:
+        """The locals of type `t`."""
+        return [n for n, nt in self.names if nt == t]
+
+
+class Gen:
+    """One program generator; all choices come from `rng`."""
+
+    def __init__(self, rng: random.Random, disabled: frozenset[str] | None = None) -> None:
+        self.rng = rng
+        self.disabled = frozenset(DISABLED) if disabled is None else disabled
+        self.counter = 0
+
+    # ------------------------------------------------------------------ helpers
+
+    def on(self, family: str) -> bool:
+        """Whether switch `family` is on (see `SWITCHES`)."""
+        assert family in SWITCHES, family
+        return family not in self.disabled
+
+    def fresh(self, base: str) -> str:
+        self.counter += 1
+        return f"{base}{self.counter}"
+
+    def pick(self, options: list[Callable[[], str]]) -> str:
+        return self.rng.choice(options)()
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def int_lit(self) -> str:
+        r = self.rng.random()
+        if r < 0.6:
+            return str(self.rng.randint(0, 10))
+        if r < 0.85:
+            return str(self.rng.randint(-20, 100))
+        return str(self.rng.randint(-5000, 5000))
+
+    def small_int(self, env: Env) -> str:
+        """An int of bounded size: a literal, a count, or a small local (for `*`)."""
+        opts: list[Callable[[], str]] = [lambda: str(self.rng.randint(-9, 12))]
+        colls = [n for n, t in env.names if is_coll(t) or kind(t) in ("set", "map", "str")]
+        if colls:
+            opts.append(lambda: f"(count {self.rng.choice(colls)})")
+        return self.pick(opts)
+
+    def str_lit(self) -> str:
+        s = self.rng.choice(STRINGS)
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t") + '"'
+
+    # ------------------------------------------------------------------ dispatch
+
+    def gen(self, t: str, d: int, env: Env) -> str:
+        """An expression of type `t` with nesting budget `d`."""
+        k = kind(t)
+        local = env.of(t)
+        if local and self.chance(0.35 if d > 0 else 0.7):
+            return self.rng.choice(local)
+        if d <= 0:
+            return self.leaf(t, env)
+        if self.chance(0.07) and k not in ("fn", "fn2"):
+            return self.control(t, d, env)
+        method = getattr(self, "g_" + k)
+        result: str = method(t, d, env)
+        return result
+
+    def leaf(self, t: str, env: Env) -> str:
+        k = kind(t)
+        if k == "int":
+            return self.int_lit()
+        if k == "float":
+            return self.rng.choice(FLOATS)
+        if k == "str":
+            return self.str_lit()
+        if k == "kw":
+            return ":" + self.rng.choice(KEYWORDS)
+        if k == "bool":
+            return self.rng.choice(("true", "false"))
+        if k == "opt":
+            return "nil" if self.chance(0.3) else self.leaf(elem(t), env)
+        if k in ("vec", "seq"):
+            return self.vec_lit(elem(t), env, 0)
+        if k == "set":
+            return self.set_lit(elem(t))
+        if k == "map":
+            return self.map_lit(elem(t), env, 0)
+        if k == "smap":
+            return self.smap_lit(elem(t), env, 0)
+        if k == "rec":
+            return self.rec_lit()
+        if k == "srec":
+            return self.srec_lit()
+        if k == "entry":
+            return f"[:{self.rng.choice(MAP_KEYS)} {self.leaf(elem(t), env)}]"
+        return self.gen(t, 1, env)  # functions: their bodies need a budget
+
+    # ------------------------------------------------------------------ literals
+
+    def vec_lit(self, et: str, env: Env, d: int) -> str:
+        n = self.rng.choice((0, 1, 2, 3, 3, 4, 5))
+        if et == "rec":
+            return self.recs_lit()
+        if et == "srec":
+            return "[" + " ".join(self.srec_lit() for _ in range(n)) + "]"
+        return "[" + " ".join(self.gen(et, d - 1, env) if d > 0 else self.leaf(et, env)
+                              for _ in range(n)) + "]"
+
+    def set_lit(self, et: str) -> str:
+        pool: list[str]
+        if et == "int":
+            pool = [str(i) for i in self.rng.sample(range(-5, 20), 5)]
+        elif et == "str":
+            pool = ['"' + s + '"' for s in (*NAMES, *DEPTS)]
+        else:
+            pool = [":" + k for k in KEYWORDS]
+        return "#{" + " ".join(self.rng.sample(pool, self.rng.randint(0, 4))) + "}"
+
+    def map_lit(self, vt: str, env: Env, d: int) -> str:
+        ks = self.rng.sample(MAP_KEYS, self.rng.randint(0, 4))
+        body = (self.gen(vt, d - 1, env) if d > 0 else self.leaf(vt, env) for _ in ks)
+        return "{" + " ".join(f":{k} {v}" for k, v in zip(ks, body, strict=True)) + "}"
+
+    def smap_lit(self, vt: str, env: Env, d: int) -> str:
+        ks = self.rng.sample(MAP_KEYS, self.rng.randint(0, 4))
+        body = (self.gen(vt, d - 1, env) if d > 0 else self.leaf(vt, env) for _ in ks)
+        return "{" + " ".join(f'"{k}" {v}' for k, v in zip(ks, body, strict=True)) + "}"
+
+    def rec_fields(self) -> list[tuple[str, str]]:
+        r = self.rng
+        tags = " ".join(f'"{t}"' for t in r.sample(TAGS, r.randint(0, 2)))
+        fields = [
+            ("id", str(r.randint(1, 99))), ("name", f'"{r.choice(NAMES)}"'),
+            ("dept", f'"{r.choice(DEPTS)}"'), ("price", r.choice(FLOATS[:10])),
+            ("qty", str(r.randint(0, 12))), ("active", r.choice(("true", "false"))),
+            ("tags", f"[{tags}]"),
+        ]
+        if r.random() < 0.5:
+            fields.append(("score", str(r.randint(0, 100))))
+        return fields
+
+    def rec_lit(self) -> str:
+        return "{" + " ".join(f":{k} {v}" for k, v in self.rec_fields()) + "}"
+
+    def srec_lit(self) -> str:
+        return "{" + " ".join(f'"{k}" {v}' for k, v in self.rec_fields()) + "}"
+
+    def recs_lit(self) -> str:
+        n = self.rng.choice((0, 2, 3, 4, 5, 6))
+        return "[" + "\n   ".join(self.rec_lit() for _ in range(n)) + "]"
+
+    # ------------------------------------------------------------------ control forms
+
+    def control(self, t: str, d: int, env: Env) -> str:
+        r = self.rng.random()
+        g = self.gen
+        if r < 0.3:
+            return f"(if {g('bool', d - 1, env)} {g(t, d - 1, env)} {g(t, d - 1, env)})"
+        if r < 0.55:
+            bt = self.rng.choice(("int", "str", "vec<int>", "rec", "float", "map<int>"))
+            name = self.fresh(self.rng.choice(("x", "v", "n", "tmp")))
+            init = g(bt, d - 1, env)
+            return f"(let [{name} {init}]\n  {g(t, d - 1, env.bind(name, bt))})"
+        if r < 0.7:
+            return (f"(cond {g('bool', d - 1, env)} {g(t, d - 1, env)}\n"
+                    f"      {g('bool', d - 1, env)} {g(t, d - 1, env)}\n"
+                    f"      :else {g(t, d - 1, env)})")
+        if r < 0.8:
+            keys = self.rng.sample(("eng", "ops", "sales"), 2)
+            return (f"(case {g('str', d - 1, env)} \"{keys[0]}\" {g(t, d - 1, env)} "
+                    f"\"{keys[1]}\" {g(t, d - 1, env)} {g(t, d - 1, env)})")
+        if r < 0.9 and self.on("if-let"):
+            name = self.fresh("found")
+            inner = self.rng.choice(("int", "str"))
+            src = g(f"opt<{inner}>", d - 1, env)
+            form = self.rng.choice(("if-let", "if-some"))
+            return f"({form} [{name} {src}] {g(t, d - 1, env.bind(name, inner))} {g(t, d - 1, env)})"
+        if t == "opt<int>" or t == "opt<str>":
+            name = self.fresh("w")
+            inner = elem(t)
+            return f"(when-let [{name} {g(t, d - 1, env)}] {g(inner, d - 1, env.bind(name, inner))})"
+        return f"(if-not {g('bool', d - 1, env)} {g(t, d - 1, env)} {g(t, d - 1, env)})"
+
+    # ------------------------------------------------------------------ scalars
+
+    def g_int(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        colls = r.choice(("vec<int>", "seq<int>", "vec<str>", "vec<rec>", "set<kw>", "map<int>",
+                          "str", "seq<rec>", "smap<int>"))
+        opts: list[Callable[[], str]] = [
+            lambda: f"({r.choice(('+', '-'))} {g('int', c, env)} {g('int', c, env)})",
+            lambda: f"(+ {g('int', c, env)} {g('int', c, env)} {g('int', c, env)})",
+            lambda: f"(* {self.small_int(env)} {self.small_int(env)})",
+            lambda: f"({r.choice(('inc', 'dec', 'abs', '-'))} {g('int', c, env)})",
+            lambda: f"({r.choice(('quot', 'rem', 'mod'))} {g('int', c, env)} "
+                    f"{r.choice(('2', '3', '7', '-4', '10'))})",
+            lambda: f"({r.choice(('max', 'min'))} {g('int', c, env)} {g('int', c, env)})",
+            lambda: f"(count {g(colls, c, env)})",
+            lambda: f"(reduce + 0 {g(r.choice(('vec<int>', 'seq<int>')), c, env)})",
+            lambda: f"(reduce + {g('vec<int>', c, env)})",
+            lambda: f"(apply + {g('seq<int>', c, env)})",
+            lambda: f"(or {g('opt<int>', c, env)} {g('int', c, env)})",
+            lambda: f"(nth {g('vec<int>', c, env)} {r.randint(0, 4)} {g('int', c, env)})",
+            lambda: f"(get {g('map<int>', c, env)} :{r.choice(MAP_KEYS)} {g('int', c, env)})",
+            lambda: f"(count (filter {g('fn<int;bool>', c, env)} {g('seq<int>', c, env)}))",
+            lambda: f"(:{r.choice(('qty', 'id'))} {g('rec', c, env)})",
+            lambda: f"(get {g('srec', c, env)} \"{r.choice(('qty', 'id'))}\")",
+            lambda: f"(compare {g('int', c, env)} {g('int', c, env)})",
+            lambda: f"({r.choice(('bit-and', 'bit-or', 'bit-xor'))} {g('int', c, env)} "
+                    f"{g('int', c, env)})",
+            lambda: f"(reduce {g('fn2<int;int;int>', c, env)} {g('int', c, env)} "
+                    f"{g('seq<int>', c, env)})",
+            lambda: f"(reduce {g('fn2<int;rec;int>', c, env)} 0 {g('vec<rec>', c, env)})",
+            self.loop_int(c, env),
+            lambda: f"(get-in {g('map<map<int>>', c, env)} [:{r.choice(MAP_KEYS)} "
+                    f":{r.choice(MAP_KEYS)}] {g('int', c, env)})",
+            lambda: f"(count (str {g('int', c, env)}))",
+            lambda: f"(->> {g('vec<rec>', c, env)} (map :qty) (reduce + 0))",
+            lambda: f"(apply max {g('int', c, env)} {g('seq<int>', c, env)})",
+            lambda: f"({g('fn<int;int>', c, env)} {g('int', c, env)})",
+            lambda: f"(int {g('float', c, env)})",
+            lambda: f"({r.choice(('quot', 'rem', 'mod'))} {g('int', c, env)} {g('int', c, env)})",
+            lambda: f"(Math/round {g('float', c, env)})",
+            lambda: f"(Math/abs {g('int', c, env)})",
+            lambda: f"(count (str/split {g('str', c, env)} {r.choice(SPLIT_REGEXES)}))",
+            lambda: f"(or (str/last-index-of {g('str', c, env)} {r.choice(INDEX_SUBS)}) -1)",
+            lambda: f"(or (str/index-of {g('str', c, env)} {r.choice(INDEX_SUBS)} {r.randint(0, 4)}) -1)",
+            lambda: f"(:qty (apply {r.choice(('max-key', 'min-key'))} :qty {g('rec', c, env)} {g('seq<rec>', c, env)}))",
+            lambda: f"(apply {r.choice(('max-key', 'min-key'))} {r.choice(('-', 'abs', '#(mod % 3)'))} {g('int', c, env)} {g('seq<int>', c, env)})",
+            lambda: f"(let [[a b & more] {g('seq<int>', c, env)}] (+ (or a 0) (or b 0) (count more)))",
+            lambda: f"(let [{{:keys [qty id] :or {{qty 0}} :as r}} {g('opt<rec>', c, env)}] (+ qty (count r)))",
+            lambda: f"(count (filter #{{\\a \\e \\i \\o \\u}} {g('str', c, env)}))",
+            lambda: f"(reduce + (vals (frequencies {g('str', c, env)})))",
+            lambda: f"(count (partition-by {g('fn<int;bool>', c, env)} {g('seq<int>', c, env)}))",
+            lambda: f"(condp = {g('int', c, env)} 1 10 2 20 {g('int', c, env)})",
+            lambda: f"(case {g('int', c, env)} (1 2 3) 100 (4 5) 200 {g('int', c, env)})",
+            lambda: f"(or (some-> {g('opt<int>', c, env)} inc) 0)",
+            lambda: f"(cond-> {g('int', c, env)} {g('bool', c, env)} inc {g('bool', c, env)} (- 10))",
+            lambda: f"(as-> {g('int', c, env)} n (+ n 1) (max n {g('int', c, env)}))",
+            lambda: f"(-> {g('int', c, env)} (+ 2) (- {g('int', c, env)}) abs)",
+            lambda: f"(or (when-first [w {g('seq<int>', c, env)}] (inc w)) 0)",
+            lambda: f"(bit-shift-left {r.randint(0, 50)} {r.randint(0, 8)})",
+            lambda: f"(long {g('float', c, env)})",
+        ]
+        if self.chance(0.03):  # deliberate error cases: both sides must fail
+            return r.choice((f"(quot {g('int', c, env)} 0)", f"(mod {g('int', c, env)} 0)",
+                             f"(+ 1 (get {g('map<int>', c, env)} :zz))", "(/ 1 0)"))
+        return self.pick(opts)
+
+    def loop_int(self, c: int, env: Env) -> Callable[[], str]:
+        def make() -> str:
+            i, acc = self.fresh("i"), self.fresh("acc")
+            body_env = env.bind(i, "int").bind(acc, "int")
+            n = self.rng.randint(0, 8)
+            step = self.gen("int", min(c, 1), body_env)
+            return (f"(loop [{i} 0 {acc} {self.gen('int', 0, env)}]\n"
+                    f"  (if (< {i} {n}) (recur (inc {i}) (+ {acc} {step})) {acc}))")
+        return make
+
+    def g_float(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        num: Callable[[], str] = lambda: g(r.choice(("int", "float")), c, env)  # noqa: E731
+        opts: list[Callable[[], str]] = [
+            lambda: f"({r.choice(('+', '-'))} {g('float', c, env)} {num()})",
+            lambda: f"({r.choice(('+', '-'))} {num()} {g('float', c, env)})",
+            lambda: f"(* {g('float', c, env)} {self.small_int(env)})",
+            lambda: f"(* {g('float', c, env)} {r.choice(FLOATS)})",
+            lambda: f"(/ {num()} {r.choice(('2.0', '4.0', '0.5', '3.0', '-8.0'))})",
+            lambda: f"(/ {g('float', c, env)} {r.choice(('2', '3', '10'))})",
+            lambda: f"(double {g('int', c, env)})",
+            lambda: f"({r.choice(('max', 'min'))} {g('float', c, env)} {g('float', c, env)})",
+            lambda: f"({r.choice(('inc', 'dec', 'abs', '-'))} {g('float', c, env)})",
+            lambda: f"({r.choice(('rem', 'mod'))} {self.rem_float(c, env)} {r.choice(('2', '0.75'))})",
+            lambda: f"(:price {g('rec', c, env)})",
+            lambda: f"(reduce + 0.0 (map :price {g('vec<rec>', c, env)}))",
+            lambda: f"(->> {g('vec<rec>', c, env)} (filter {g('fn<rec;bool>', c, env)}) "
+                    f"(map #(* (:price %) (:qty %))) (reduce + 0.0))",
+            lambda: f"(reduce + 0.0 {g('seq<float>', c, env)})",
+            lambda: f"(or (:price {g('opt<rec>', c, env)}) {g('float', c, env)})",
+            lambda: f"(get {g('srec', c, env)} \"price\")",
+            lambda: f"({g('fn<float;float>', c, env)} {g('float', c, env)})",
+            lambda: f"({r.choice(('rem', 'mod'))} {self.rem_float(c, env)} {r.choice(('-2', '-0.75', '1.5', '3'))})",
+            lambda: f"({r.choice(('rem', 'mod'))} {self.rem_dividend('int', c, env)} {r.choice(('-2.5', '0.75', '4.0'))})",
+            lambda: f"(Math/{r.choice(('floor', 'ceil', 'sqrt', 'abs'))} {g('float', c, env)})",
+            lambda: f"(Math/pow {g('float', c, env)} {r.choice(('2', '0.5', '3', '-1'))})",
+            lambda: f"(Math/{r.choice(('max', 'min'))} {g('float', c, env)} {g('float', c, env)})",
+            # No (double (/ a b)) of integers: Clojure turns the ratio into a double through a
+            # 16-digit decimal, one ulp off the quotient (decision 26: no ratios here).
+            lambda: f"(let [xs {g('seq<float>', c, env)}] (if (seq xs) (/ (reduce + xs) (count xs)) 0.0))",
+            lambda: f"(or (parse-double {r.choice(DOUBLE_TEXTS)}) -1.0)",
+        ]
+        if self.chance(0.03):
+            return r.choice(("(/ 1.0 0)", f"(+ {g('float', c, env)} nil)"))
+        return self.pick(opts)
+
+    def rem_float(self, c: int, env: Env) -> str:
+        """A float dividend for rem/mod: any float, or with the switch off a moderate literal.
+
+        Clojure computes a float rem as n - d*(long)(n/d) in doubles; ours is the exact fmod.
+        They differ for huge quotients ((rem 1.0E21 3): 0.0 vs 1.0) and on a zero result's
+        sign ((rem -1.5 0.75): 0.0 vs -0.0), so with the switch off dividends are moderate and
+        not negative.
+        """
+        return self.rem_dividend("float", c, env)
+
+    def rem_dividend(self, t: str, c: int, env: Env) -> str:
+        """See `rem_float`: a dividend of type `t` for a float rem/mod."""
+        if self.on("float-rem-edges"):
+            return self.gen(t, c, env)
+        if t == "float":
+            return "(abs " + self.rng.choice(MODERATE_FLOATS) + ")"
+        return f"(abs {self.gen(t, c, env)})"
+
+    def g_str(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        printable: Callable[[], str] = lambda: g(r.choice(("int", "float", "str", "kw", "bool", "opt<str>",  # noqa: E731
+                                        "vec<int>", "vec<str>", "opt<int>")), c, env)
+        s: Callable[[], str] = lambda: g("str", c, env)  # noqa: E731
+        opts: list[Callable[[], str]] = [
+            lambda: f"(str {printable()} {printable()})",
+            lambda: f"(str {printable()} \"-\" {printable()} {printable()})",
+            lambda: f"(str {printable()})",
+            lambda: f"(let [s {s()}] (subs s (min {r.randint(0, 4)} (count s))))",
+            lambda: f"(let [s {s()}] (subs s 0 (min {r.randint(0, 6)} (count s))))",
+            lambda: f"({r.choice(('str/upper-case', 'str/lower-case', 'str/trim', 'str/triml', 'str/trimr', 'str/capitalize', 'clojure.string/reverse', 'str/trim-newline'))} {s()})",
+            lambda: f"(str/join {r.choice(JOIN_SEPS)}"
+                    f"{g(r.choice(('vec<str>', 'seq<str>', 'seq<int>', 'vec<kw>')), c, env)})",
+            lambda: f"(str/replace {s()} {r.choice(REPLACE_MATCH)} {r.choice(REPLACE_WITH)})",
+            lambda: f"(name {g('kw', c, env)})",
+            lambda: f"(:{r.choice(('name', 'dept'))} {g('rec', c, env)})",
+            lambda: f"(get {g('srec', c, env)} \"name\")",
+            lambda: f"(or {g('opt<str>', c, env)} {s()})",
+            lambda: f"(apply str {g('seq<str>', c, env)})",
+            lambda: f"(apply str (interpose \", \" {g('seq<str>', c, env)}))",
+            lambda: f"(pr-str {g(r.choice(('int', 'str', 'kw', 'float', 'vec<str>', 'vec<int>', 'bool')), c, env)})",
+            lambda: f"(format \"{r.choice(('%s=%d', '%s: %d items', '[%s] %5d'))}\" {s()} {g('int', c, env)})",
+            lambda: f"(format \"{r.choice(('%.2f', '%.1f', '%8.3f', 'total %.2f'))}\" {g('float', c, env)})",
+            lambda: f"(format \"%s|%s\" {g('kw', c, env)} {g('str', c, env)})",
+            lambda: f"({g('fn<str;str>', c, env)} {s()})",
+            lambda: f"(nth {g('vec<str>', c, env)} {r.randint(0, 3)} {s()})",
+            lambda: f"(str/join \",\" (sort {g('seq<str>', c, env)}))",
+            lambda: f"(str/join \" \" (map name (sort {g('seq<kw>', c, env)})))",
+            lambda: f"(format {r.choice(FORMATS_NUM)} {g('int', c, env)})",
+            lambda: f"(format {r.choice(FORMATS_FLOAT)} {g('float', c, env)})",
+            lambda: f"(str {g('float', c, env)})",
+            lambda: f"(apply str (reverse {s()}))",
+            lambda: f"(apply str (sort {s()}))",
+            lambda: f"(apply str (distinct {s()}))",
+            lambda: f"(str (first {s()}) (last {s()}))",
+            lambda: f"(str/replace {s()} {r.choice(GROUP_REGEXES)} {r.choice(GROUP_REPLACEMENTS)})",
+            lambda: f"(str/replace {s()} #\"[aeiou]\" {r.choice(('str/upper-case', '(fn [m] (str m m))'))})",
+            lambda: f"(str/replace-first {s()} {r.choice(REPLACE_MATCH)} {r.choice(REPLACE_WITH)})",
+            lambda: f"(pr-str {g(r.choice(('opt<str>', 'opt<int>', 'vec<vec<int>>', 'rec')), c, env)})",
+            lambda: f"(str {g(r.choice(('vec<vec<int>>', 'vec<kw>', 'vec<float>', 'rec', 'opt<rec>')), c, env)})",
+            lambda: f"(str/join \",\" (map (fn [[k v]] (str (name k) \"=\" v)) (sort-by key {g('map<int>', c, env)})))",
+            lambda: f"(subs {s()} 0 0)",
+            lambda: f"(str/join (interpose {r.choice(SUBSTRINGS)} {g('vec<str>', c, env)}))",
+            lambda: f"(str/lower-case (str {g('kw', c, env)}))",
+        ]
+        return self.pick(opts)
+
+    def g_kw(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        opts: list[Callable[[], str]] = [
+            lambda: f"(keyword {r.choice(KEYWORD_NAMES)})",
+            lambda: f"(keyword {g('kw', c, env)})",
+            lambda: (f"(let [n {g('int', c, env)}] (cond (< n 5) :low (< n 50) :mid :else :high))"),
+            lambda: f"(if {g('bool', c, env)} {g('kw', c, env)} {g('kw', c, env)})",
+            lambda: f"(or (first (sort {g('seq<kw>', c, env)})) :none)",
+            lambda: f"(case {g('int', c, env)} 0 :zero 1 :one :many)",
+            lambda: f"(get {{:a :x :b :y}} {g('kw', c, env)} :z)",
+        ]
+        return self.pick(opts)
+
+    def g_bool(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        eqt = r.choice(("int", "str", "kw", "bool", "vec<int>", "map<int>", "set<kw>", "float",
+                        "opt<int>", "rec"))
+        num: Callable[[], str] = lambda: g(r.choice(("int", "float", "int")), c, env)  # noqa: E731
+        opts: list[Callable[[], str]] = [
+            lambda: f"({r.choice(('=', 'not='))} {g(eqt, c, env)} {g(eqt, c, env)})",
+            lambda: f"({r.choice(('<', '>', '<=', '>='))} {num()} {num()})",
+            lambda: f"(< {g('int', c, env)} {g('int', c, env)} {g('int', c, env)})",
+            lambda: f"({r.choice(('zero?', 'pos?', 'neg?'))} {num()})",
+            lambda: f"({r.choice(('even?', 'odd?'))} {g('int', c, env)})",
+            lambda: f"(not {g('bool', c, env)})",
+            lambda: f"({r.choice(('and', 'or'))} {g('bool', c, env)} {g('bool', c, env)})",
+            lambda: f"(empty? {g(r.choice(('vec<int>', 'seq<str>', 'map<int>', 'str', 'set<int>')), c, env)})",
+            lambda: f"(contains? {g('map<int>', c, env)} :{r.choice(MAP_KEYS)})",
+            lambda: f"(contains? {g('set<str>', c, env)} {g('str', c, env)})",
+            lambda: f"({r.choice(('some?', 'nil?'))} {g(r.choice(('opt<int>', 'opt<str>')), c, env)})",
+            lambda: f"({r.choice(('str/includes?', 'str/starts-with?', 'str/ends-with?'))} "
+                    f"{g('str', c, env)} {r.choice(SUBSTRINGS)})",
+            lambda: f"(str/blank? {g('str', c, env)})",
+            lambda: f"({r.choice(('every?', 'not-any?', 'not-every?'))} {g('fn<int;bool>', c, env)} "
+                    f"{g('seq<int>', c, env)})",
+            lambda: f"(boolean (some {g('fn<rec;bool>', c, env)} {g('vec<rec>', c, env)}))",
+            lambda: f"(:active {g('rec', c, env)})",
+            lambda: f"({r.choice(('string?', 'keyword?', 'number?', 'map?', 'vector?', 'int?', 'float?', 'boolean?', 'set?', 'coll?'))} "
+                    f"{g(r.choice(('int', 'str', 'kw', 'float', 'vec<int>', 'map<int>', 'bool', 'set<int>')), c, env)})",
+            lambda: f"({g('fn<int;bool>', c, env)} {g('int', c, env)})",
+            lambda: f"(distinct? {g('int', c, env)} {g('int', c, env)})",
+            lambda: f"(true? {g('bool', c, env)})",
+        ]
+        return self.pick(opts)
+
+    def g_opt(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        e = elem(t)
+        opts: list[Callable[[], str]] = [lambda: "nil", lambda: g(e, c, env)]
+        if e == "int":
+            opts += [
+                lambda: f"(first {g('seq<int>', c, env)})",
+                lambda: f"(last {g('vec<int>', c, env)})",
+                lambda: f"(get {g('map<int>', c, env)} :{r.choice(MAP_KEYS)})",
+                lambda: f"(:{r.choice(MAP_KEYS)} {g('map<int>', c, env)})",
+                lambda: f"({g('map<int>', c, env)} :{r.choice(MAP_KEYS)})",
+                lambda: f"(get {g('smap<int>', c, env)} \"{r.choice(MAP_KEYS)}\")",
+                lambda: f"(:score {g('rec', c, env)})",
+                lambda: f"(get {g('vec<int>', c, env)} {r.randint(0, 4)})",
+                lambda: f"(parse-long {r.choice(LONG_TEXTS)})",
+                lambda: f"(str/index-of {g('str', c, env)} {r.choice(INDEX_SUBS)})",
+                lambda: f"(some {g('fn<int;opt<int>>', c, env)} {g('seq<int>', c, env)})",
+                lambda: f"(when (pos? {g('int', c, env)}) {g('int', c, env)})",
+                lambda: f"(first (keep {g('fn<int;opt<int>>', c, env)} {g('seq<int>', c, env)}))",
+            ]
+        elif e == "str":
+            opts += [
+                lambda: f"(first {g('seq<str>', c, env)})",
+                lambda: f"(get {g('smap<str>', c, env)} \"{r.choice(MAP_KEYS)}\")",
+                lambda: f"(some #{{\"eng\" \"ops\"}} {g('seq<str>', c, env)})",
+                lambda: f"(re-find #\"[a-z]+\" {g('str', c, env)})",
+                lambda: f"(second (str/split {g('str', c, env)} #\",\"))",
+                lambda: f"(not-empty {g('str', c, env)})",
+                lambda: f"(:name (first {g('seq<rec>', c, env)}))",
+            ]
+        elif e == "rec":
+            opts += [
+                lambda: f"(first {g('seq<rec>', c, env)})",
+                lambda: f"(first (filter {g('fn<rec;bool>', c, env)} {g('vec<rec>', c, env)}))",
+                lambda: f"(last (sort-by :{r.choice(('id', 'price', 'qty'))} {g('vec<rec>', c, env)}))",
+            ]
+        return self.pick(opts)
+
+    # ------------------------------------------------------------------ collections
+
+    def g_vec(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        e = elem(t)
+        srcs = ("int", "str", "rec", "kw", "float")
+        opts: list[Callable[[], str]] = [
+            lambda: self.vec_lit(e, env, c),
+            lambda: f"(vec {g(f'seq<{e}>', c, env)})",
+            lambda: f"(into [] {g(f'seq<{e}>', c, env)})",
+            lambda: f"(conj {g(t, c, env)} {g(e, c, env)})",
+            lambda: (lambda a: f"(mapv {g(f'fn<{a};{e}>', c, env)} {g(f'seq<{a}>', c, env)})")(r.choice(srcs)),
+            lambda: f"(filterv {g(f'fn<{e};bool>', c, env)} {g(t, c, env)})",
+            lambda: f"(let [v {g(t, c, env)}] (subvec v 0 (min {r.randint(0, 4)} (count v))))",
+            lambda: f"(reduce conj {g(t, c, env)} {g(f'seq<{e}>', c, env)})",
+            lambda: f"(assoc {g(t, c, env)} 0 {g(e, c, env)})",
+        ]
+        if e in SORTABLE:
+            opts.append(lambda: f"(vec (sort {g(f'seq<{e}>', c, env)}))")
+        if e == "kw":
+            opts.append(lambda: f"(vec (sort (keys {g('map<int>', c, env)})))")
+        if e == "str":
+            opts += [
+                lambda: f"(str/split {g('str', c, env)} {r.choice(SPLIT_REGEXES)})",
+                lambda: f"(mapv :name {g('vec<rec>', c, env)})",
+                lambda: f"(:tags {g('rec', c, env)})",
+                lambda: f"(vec (sort (keys {g('smap<int>', c, env)})))",
+                lambda: f"(vec (re-seq #\"[a-z]+\" {g('str', c, env)}))",
+            ]
+        if e == "int":
+            opts += [
+                lambda: f"(vec (range {r.randint(-2, 3)} {r.randint(0, 9)}))",
+                lambda: f"(vec (range {r.randint(0, 10)} {r.randint(-3, 3)} {r.choice(('-1', '-2', '2', '3'))}))",
+                lambda: f"(mapv :qty {g('vec<rec>', c, env)})",
+                lambda: f"(vec (sort (vals {g('map<int>', c, env)})))",
+                lambda: f"(vec (sort > {g('seq<int>', c, env)}))",
+            ]
+        if e == "float":
+            opts.append(lambda: f"(mapv :price {g('vec<rec>', c, env)})")
+        if e == "rec":
+            opts += [
+                lambda: f"(vec (sort-by :{r.choice(('id', 'qty', 'price', 'name'))} {g('vec<rec>', c, env)}))",
+                lambda: f"(mapv #(update % :qty {r.choice(('inc', 'dec'))}) {g('vec<rec>', c, env)})",
+                lambda: f"(mapv #(assoc % :price {g('float', 0, env)}) {g('vec<rec>', c, env)})",
+                lambda: f"(filterv {g('fn<rec;bool>', c, env)} {g('vec<rec>', c, env)})",
+            ]
+        if e.startswith("vec<"):
+            ie = elem(e)
+            opts += [lambda: f"(mapv vec (partition-all {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)}))"]
+        if e.startswith("entry<"):
+            opts = [lambda: f"(vec (sort-by key {g(f'map<{elem(e)}>', c, env)}))"]
+        return self.pick(opts)
+
+    def g_seq(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        e = elem(t)
+        same: Callable[[], str] = lambda: g(r.choice((t, f"vec<{e}>")), c, env)  # noqa: E731
+        n: Callable[[], str] = lambda: r.choice(("0", "1", "2", "3", "5", str(r.randint(0, 4))))  # noqa: E731
+        srcs = ("int", "str", "rec", "kw", "float")
+        opts: list[Callable[[], str]] = [
+            lambda: g(f"vec<{e}>", c, env),
+            lambda: (lambda a: f"(map {g(f'fn<{a};{e}>', c, env)} {g(f'seq<{a}>', c, env)})")(r.choice(srcs)),
+            lambda: f"({r.choice(('filter', 'remove'))} {g(f'fn<{e};bool>', c, env)} {same()})",
+            lambda: f"({r.choice(('take', 'drop', 'take-last', 'drop-last'))} {n()} {same()})",
+            lambda: f"({r.choice(('take-while', 'drop-while'))} {g(f'fn<{e};bool>', c, env)} {same()})",
+            lambda: f"(reverse {same()})",
+            lambda: f"(concat {same()} {same()})",
+            lambda: f"(rest {same()})",
+            lambda: f"(cons {g(e, c, env)} {same()})",
+            lambda: f"(interleave {same()} {same()})",
+            lambda: f"(interpose {g(e, c, env)} {same()})",
+            lambda: f"(keep {g(f'fn<{e};opt<{e}>>', c, env)} {same()})" if e in ("int", "str") else g(t, c, env),
+            lambda: self.for_form(t, c, env),
+            lambda: f"(mapcat {g(f'fn<{e};vec<{e}>>', c, env)} {same()})",
+            lambda: f"(map-indexed (fn [i x] {g(e, c, env.bind('i', 'int').bind('x', e))}) {same()})",
+            lambda: f"(butlast {same()})",
+            lambda: f"(nthrest {same()} {n()})",
+            lambda: f"(dedupe {same()})",
+        ]
+        if e in SORTABLE:
+            opts += [lambda: f"(sort {same()})", lambda: f"(sort > {same()})" if e in ("int", "float") else f"(sort {same()})"]
+        if e in HASHABLE:
+            opts += [lambda: f"(distinct {same()})", lambda: f"(sort (set {same()}))"]
+        if e == "int":
+            opts += [
+                lambda: f"(range {r.randint(0, 8)})",
+                lambda: f"(range {r.randint(-3, 3)} {r.randint(0, 10)} {r.randint(1, 3)})",
+                lambda: f"(keep-indexed (fn [i x] (when (even? i) (+ i x))) {same()})",
+                lambda: f"(map + {same()} {same()})",
+                lambda: f"(map count {g('seq<str>', c, env)})",
+                lambda: f"(sort (vals {g('smap<int>', c, env)}))",
+                lambda: f"(map :qty {g('seq<rec>', c, env)})",
+                lambda: f"(map #(get % \"qty\") {g('vec<srec>', c, env)})",
+                lambda: f"(flatten {g('vec<vec<int>>', c, env)})",
+                lambda: f"(map (fn [[k v]] (+ v (count (name k)))) (sort-by key {g('map<int>', c, env)}))",
+                lambda: f"(map second (sort-by first {g('map<int>', c, env)}))",
+                lambda: f"(sort {r.choice(('>', '<', '#(compare %2 %1)', '(comp - compare)'))} {same()})",
+                lambda: f"(sort-by {r.choice(('-', 'abs', '#(mod % 3)', 'identity'))} {same()})",
+                lambda: f"(map-indexed + {same()})",
+                lambda: f"(first (split-with {g('fn<int;bool>', c, env)} {same()}))",
+                lambda: f"(second (split-at {r.randint(-1, 4)} {same()}))",
+                lambda: f"(apply concat (partition {r.randint(1, 3)} {r.randint(1, 3)} [0 0] {same()}))",
+                lambda: f"(map (fn [[a b]] (+ a (or b 0))) (partition-all 2 {same()}))",
+                lambda: f"(reductions + {same()})",
+                lambda: f"(sort (map count (vals (group-by {g('fn<int;kw>', c, env)} {same()}))))",
+                lambda: f"(sort (map second (frequencies {same()})))",
+                lambda: f"(replace {{1 100 2 200}} {g('vec<int>', c, env)})",
+                lambda: f"(loop [xs {same()} acc []] (if (seq xs) (recur (rest xs) (conj acc (* 2 (first xs)))) acc))",
+                lambda: f"(repeat {r.randint(0, 3)} {g('int', c, env)})",
+                lambda: f"(nthnext {same()} {r.randint(0, 3)})",
+                lambda: f"(map {r.choice(('max', 'min', '-', '+'))} {same()} {same()} {same()})",
+            ]
+        if e == "str":
+            opts += [
+                lambda: f"(map :name {g('seq<rec>', c, env)})",
+                lambda: f"(distinct (mapcat :tags {g('vec<rec>', c, env)}))",
+                lambda: f"(sort (keys {g('smap<int>', c, env)}))",
+                lambda: f"(map #(get % \"name\") {g('vec<srec>', c, env)})",
+                lambda: f"(map str {g('seq<int>', c, env)} {g('seq<kw>', c, env)})",
+                lambda: f"(sort-by count {same()})",
+                lambda: f"(sort-by {r.choice(('str/lower-case', 'identity'))} {self.str_comparator()} {same()})",
+                lambda: f"(sort-by count {r.choice(('>', '<', 'compare'))} {same()})",
+                lambda: f"(remove str/blank? (str/split-lines {g('str', c, env)}))",
+                lambda: f"(map str/trim (str/split {g('str', c, env)} #\",\"))",
+                lambda: f"(keep not-empty {same()})",
+                lambda: f"(map (comp str/capitalize name) {g('seq<kw>', c, env)})",
+            ]
+        if e == "rec":
+            opts += [self.pipeline(c, env)] * 4
+            opts += [
+                lambda: f"(sort-by {r.choice(('(juxt :dept :qty)', '(juxt (comp - :qty) :id)', ':name'))} {same()})",
+                lambda: f"(sort-by :price {r.choice(('>', '<', '#(compare %2 %1)'))} {same()})",
+                lambda: f"(sort-by :id (map #(dissoc % :score) {same()}))",
+                lambda: f"(map #(assoc % :qty (count (:tags %))) {same()})",
+            ]
+            opts += [
+                lambda: f"(sort-by {g('fn<rec;int>', c, env)} {same()})",
+                lambda: f"(sort-by :{r.choice(('id', 'qty', 'price'))} > {same()})",
+                lambda: f"(sort-by (juxt :dept :id) {same()})",
+                lambda: f"(filter :active {same()})",
+            ]
+        if e == "kw":
+            opts += [lambda: f"(sort (keys {g('map<int>', c, env)}))",
+                     lambda: f"(sort (keys {g('map<str>', c, env)}))"]
+        if e.startswith("vec<") or e.startswith("seq<"):
+            ie = elem(e)
+            opts += [lambda: f"(partition-all {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})",
+                     lambda: f"(partition {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})",
+                     lambda: f"(partition {r.randint(1, 3)} {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})"]
+        return self.pick(opts)
+
+    def str_comparator(self) -> str:
+        """A comparator for strings; `>`/`<` only while the switch is on (Clojure: an error)."""
+        ok = ["compare", "#(compare %2 %1)"]
+        if self.on("numeric-comparator-on-strings"):
+            ok += [">", "<"]
+        return self.rng.choice(ok)
+
+    def for_form(self, t: str, c: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        e = elem(t)
+        src = r.choice(("int", "rec", "str", e)) if e in SCALARS or e == "rec" else e
+        x = self.fresh("x")
+        inner = env.bind(x, src)
+        binds = f"{x} {g(f'vec<{src}>', c, env)}"
+        if self.chance(0.4):
+            y = self.fresh("y")
+            binds += f" :let [{y} {g('int', c - 1, inner)}]"
+            inner = inner.bind(y, "int")
+        if self.chance(0.5):
+            binds += f" :when {g('bool', c - 1, inner)}"
+        if self.chance(0.2):
+            z = self.fresh("z")
+            binds += f" {z} {g('vec<int>', 0, env)}"
+            inner = inner.bind(z, "int")
+        return f"(for [{binds}]\n  {g(e, c, inner)})"
+
+    def pipeline(self, c: int, env: Env) -> Callable[[], str]:
+        """A ->> chain over records, the shape LLM-written programs take most."""
+        def make() -> str:
+            g, r = self.gen, self.rng
+            steps = []
+            for _ in range(r.randint(1, 3)):
+                steps.append(r.choice((
+                    f"(filter {g('fn<rec;bool>', c, env)})",
+                    f"(remove {g('fn<rec;bool>', c, env)})",
+                    f"(sort-by :{r.choice(('id', 'qty', 'price', 'name'))})",
+                    f"(take {r.randint(0, 4)})",
+                    f"(drop {r.randint(0, 2)})",
+                    f"(map #(update % :qty {r.choice(('inc', 'dec', '(fn [q] (* q 2))'))}))",
+                    "(filter :active)",
+                    f"(filter #(= (:dept %) \"{r.choice(DEPTS)}\"))",
+                    "(reverse)",
+                )))
+            return f"(->> {g('vec<rec>', c, env)}\n     " + "\n     ".join(steps) + ")"
+        return make
+
+    def g_set(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        e = elem(t)
+        opts: list[Callable[[], str]] = [
+            lambda: self.set_lit(e),
+            lambda: f"(set {g(f'seq<{e}>', c, env)})",
+            lambda: f"(into #{{}} {g(f'seq<{e}>', c, env)})",
+            lambda: f"(conj {g(t, c, env)} {g(e, c, env)})",
+            lambda: f"(disj {g(t, c, env)} {g(e, c, env)})",
+            lambda: f"({r.choice(('clojure.set/union', 'clojure.set/intersection', 'clojure.set/difference'))} "
+                    f"{g(t, c, env)} {g(t, c, env)})",
+        ]
+        if e == "kw":
+            opts.append(lambda: f"(set (keys {g('map<int>', c, env)}))")
+        if e == "str":
+            opts += [lambda: f"(set (map :dept {g('vec<rec>', c, env)}))",
+                     lambda: f"(set (mapcat :tags {g('vec<rec>', c, env)}))"]
+        if e == "int":
+            opts.append(lambda: f"(set (vals {g('map<int>', c, env)}))")
+        return self.pick(opts)
+
+    def g_map(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        v = elem(t)
+        k: Callable[[], str] = lambda: ":" + r.choice(MAP_KEYS)  # noqa: E731
+        opts: list[Callable[[], str]] = [
+            lambda: self.map_lit(v, env, c),
+            lambda: f"(assoc {g(t, c, env)} {k()} {g(v, c, env)})",
+            lambda: f"(dissoc {g(t, c, env)} {k()})",
+            lambda: f"(merge {g(t, c, env)} {g(t, c, env)})",
+            lambda: f"(select-keys {g(t, c, env)} [{k()} {k()}])",
+            lambda: f"(zipmap {g('vec<kw>', c, env)} {g(f'seq<{v}>', c, env)})",
+            lambda: f"(into {{}} (map (fn [[k v]] [k {g(v, c, env.bind('v', v))}]) {g(t, c, env)}))",
+            lambda: f"(reduce-kv (fn [m k v] (assoc m k {g(v, c, env.bind('v', v))})) {{}} {g(t, c, env)})",
+            lambda: f"(update-vals {g(f'map<{v}>', c, env)} {g(f'fn<{v};{v}>', c, env)})",
+            lambda: f"(into {g(t, c, env)} {g(f'vec<entry<{v}>>', c, env)})",
+        ]
+        if v in ("int", "float"):
+            opts += [
+                lambda: f"(merge-with + {g(t, c, env)} {g(t, c, env)})",
+                lambda: f"(update {g(t, c, env)} {k()} (fnil {r.choice(('inc', 'dec', '-'))} {g(v, 0, env)}))",
+                lambda: f"(update {g(t, c, env)} {k()} (fnil + 0) {g(v, c, env)})",
+            ]
+        if v == "int":
+            opts += [
+                lambda: f"(frequencies {g('seq<kw>', c, env)})",
+                lambda: f"(reduce (fn [acc w] (update acc w (fnil inc 0))) {{}} {g('seq<kw>', c, env)})",
+                lambda: f"(update-vals (group-by {g('fn<int;kw>', c, env)} {g('seq<int>', c, env)}) count)",
+            ]
+        if v.startswith("map<"):
+            iv = elem(v)
+            opts += [
+                lambda: f"(assoc-in {g(t, c, env)} [{k()} {k()}] {g(iv, c, env)})",
+                lambda: f"(update-in {g(t, c, env)} [{k()} {k()}] (fnil {r.choice(('inc', 'dec'))} 0))"
+                if iv == "int" else f"(assoc-in {g(t, c, env)} [{k()} {k()}] {g(iv, c, env)})",
+            ]
+        if v.startswith("vec<"):
+            opts += [lambda: f"(group-by {g(f'fn<{elem(v)};kw>', c, env)} {g(f'seq<{elem(v)}>', c, env)})"]
+        return self.pick(opts)
+
+    def g_smap(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        v = elem(t)
+        k: Callable[[], str] = lambda: '"' + r.choice(MAP_KEYS) + '"'  # noqa: E731
+        opts: list[Callable[[], str]] = [
+            lambda: self.smap_lit(v, env, c),
+            lambda: f"(assoc {g(t, c, env)} {k()} {g(v, c, env)})",
+            lambda: f"(dissoc {g(t, c, env)} {k()})",
+            lambda: f"(merge {g(t, c, env)} {g(t, c, env)})",
+            lambda: f"(update-keys {g(f'map<{v}>', c, env)} name)",
+        ]
+        if v == "int":
+            opts += [
+                lambda: f"(frequencies {g('seq<str>', c, env)})",
+                lambda: f"(frequencies (map :dept {g('vec<rec>', c, env)}))",
+                lambda: f"(update-vals (group-by :dept {g('vec<rec>', c, env)}) count)",
+                lambda: f"(update-vals (group-by :dept {g('vec<rec>', c, env)}) #(reduce + (map :qty %)))",
+                lambda: f"(reduce (fn [acc r] (update acc (:dept r) (fnil + 0) (:qty r))) {{}} {g('vec<rec>', c, env)})",
+                lambda: f"(into {{}} (map (juxt :name :qty) {g('seq<rec>', c, env)}))",
+            ]
+        if v == "vec<rec>":
+            opts += [lambda: f"(group-by :{r.choice(('dept', 'name'))} {g('seq<rec>', c, env)})"]
+        if v == "float":
+            opts += [lambda: f"(update-vals (group-by :dept {g('vec<rec>', c, env)}) #(reduce + 0.0 (map :price %)))"]
+        return self.pick(opts)
+
+    def g_rec(self, t: str, d: int, env: Env) -> str:
+        g, r = self.gen, self.rng
+        c = d - 1
+        opts: list[Callable[[], str]] = [
+            self.rec_lit,
+            lambda: f"(update {g('rec', c, env)} :qty {r.choice(('inc', 'dec', '(fnil inc 0)'))})",
+            lambda: f"(assoc {g('rec', c, env)} :price {g('float', c, env)})",
+            lambda: f"(assoc {g('rec', c, env)} :active {g('bool', c, env)})",
+            lambda: f"(update {g('rec', c, env)} :name str/upper-case)",
+            lambda: f"(update {g('rec', c, env)} :tags conj {g('str', c, env)})",
+            lambda: f"(merge {g('rec', c, env)} {{:qty {g('int', c, env)}}})",
+            lambda: f"(or (first {g('seq<rec>', c, env)}) {self.rec_lit()})",
+            lambda: f"(dissoc {g('rec', c, env)} :score)",
+        ]
+        return self.pick(opts)
+
+    def g_srec(self, t: str, d: int, env: Env) -> str:
+        return self.srec_lit() if self.chance(0.7) else (
+            f"(assoc {self.gen('srec', d - 1, env)} \"qty\" {self.gen('int', d - 1, env)})")
+
+    def g_entry(self, t: str, d: int, env: Env) -> str:
+        return f"[:{self.rng.choice(MAP_KEYS)} {self.gen(elem(t), d - 1, env)}]"
+
+    # ------------------------------------------------------------------ functions
+
+    def g_fn(self, t: str, d: int, env: Env) -> str:
+        a, b = args_of(t)
+        r = self.rng
+        named = self.named_fns(a, b)
+        if named and self.chance(0.35):
+            return r.choice(named)
+        if a == "rec" and self.chance(0.5):
+            fields = [f for f, ft in REC_FIELDS.items() if ft == b]
+            if fields and self.chance(0.6):
+                return ":" + r.choice(fields)
+            picks = r.sample(sorted(REC_FIELDS), 2)
+            body_env = env
+            for f in picks:
+                body_env = body_env.bind(f, REC_FIELDS[f])
+            return f"(fn [{{:keys [{' '.join(picks)}]}}] {self.gen(b, d - 1, body_env)})"
+        if a == "srec" and self.chance(0.5):
+            picks = r.sample(sorted(REC_FIELDS), 2)
+            body_env = env
+            for f in picks:
+                body_env = body_env.bind(f, REC_FIELDS[f])
+            return f"(fn [{{:strs [{' '.join(picks)}]}}] {self.gen(b, d - 1, body_env)})"
+        if b == "bool" and a in HASHABLE and self.chance(0.15):
+            return f"(comp boolean {self.set_lit(a)})"
+        if self.chance(0.4):
+            # The argument is generated under a placeholder name: a body holding a #() of its
+            # own cannot be a #() (Clojure has no nested #()), so it becomes a plain fn.
+            arg = self.fresh("ARG") + "__"
+            body = self.gen(b, d - 1, env.bind(arg, a))
+            if arg in body and body != arg:
+                if "#(" in body:
+                    x = self.fresh("p")
+                    return f"(fn [{x}] {body.replace(arg, x)})"
+                body = body.replace(arg, "%")
+                return f"#({body[1:-1]})" if _one_form(body) else f"#(identity {body})"
+        if self.chance(0.15) and named:
+            return f"(comp {r.choice(named)} identity)"
+        x = self.fresh(r.choice(("x", "item", "v")))
+        return f"(fn [{x}] {self.gen(b, d - 1, env.bind(x, a))})"
+
+    def named_fns(self, a: str, b: str) -> list[str]:
+        table: dict[tuple[str, str], list[str]] = {
+            ("int", "int"): ["inc", "dec", "-", "abs", "(partial + 10)", "(partial - 5)", "#(* 2 %)",
+                             "(comp inc inc)", "(fn [n] (quot n 2))", "#(mod % 3)"],
+            ("float", "float"): ["inc", "-", "abs", "#(* % 2)", "(partial + 0.5)"],
+            ("int", "bool"): ["even?", "odd?", "pos?", "neg?", "zero?", "#(> % 3)",
+                              "(complement even?)", "(every-pred pos? odd?)", "#(< 2 % 8)"],
+            ("str", "str"): ["str/upper-case", "str/lower-case", "str/trim", "str/capitalize",
+                             "#(str % \"!\")", "(partial str \"x-\")", "(fnil str/trim \"\")"],
+            ("str", "bool"): ["str/blank?", "#(str/includes? % \"a\")", "#(> (count %) 3)",
+                              "(complement str/blank?)", "(comp boolean #{\"eng\" \"ops\"})"],
+            ("str", "int"): ["count", "#(count (str/trim %))"],
+            ("kw", "str"): ["name", "str"],
+            ("kw", "bool"): ["keyword?", "(comp boolean #{:a :b :eng})", "#(= % :a)"],
+            ("int", "str"): ["str", "#(str \"n\" %)", "pr-str"],
+            ("int", "kw"): ["#(if (even? %) :even :odd)", "(fn [n] (if (> n 5) :big :small))"],
+            ("int", "opt<int>"): ["#(when (even? %) %)", "(fn [n] (when (pos? n) (* n 2)))"],
+            ("str", "opt<str>"): ["not-empty", "#(re-find #\"[a-z]+\" %)"],
+            ("rec", "bool"): [":active", "#(> (:qty %) 3)", "(comp pos? :qty)",
+                              "#(= \"eng\" (:dept %))", "(fn [{:keys [price]}] (< price 2.0))",
+                              "(comp boolean :score)", "(every-pred :active #(pos? (:qty %)))"],
+            ("rec", "int"): [":qty", ":id", "#(* (:qty %) 2)", "(comp count :tags)",
+                             "(fn [r] (get r :score 0))"],
+            ("rec", "str"): [":name", ":dept", "(comp str/upper-case :name)", "#(str (:name %) \"@\" (:dept %))"],
+            ("rec", "kw"): ["#(keyword (:dept %))", "#(if (:active %) :on :off)"],
+            ("rec", "rec"): ["identity", "#(update % :qty inc)", "#(assoc % :active true)"],
+            ("int", "vec<int>"): ["vector", "#(vector % %)", "(fn [n] (vec (range (mod n 4))))"],
+            ("str", "vec<str>"): ["vector", "#(str/split % #\",\")"],
+            ("rec", "vec<str>"): [":tags"],
+            ("rec", "float"): [":price", "#(* (:price %) (:qty %))"],
+        }
+        out = table.get((a, b), [])
+        if a == b:
+            out = [*out, "identity"]
+        return out
+
+    def g_fn2(self, t: str, d: int, env: Env) -> str:
+        acc_t, x_t, _ = args_of(t)
+        r = self.rng
+        if acc_t == x_t and acc_t in ("int", "float") and self.chance(0.4):
+            return r.choice(("+", "max", "min", "-"))
+        acc, x = self.fresh("acc"), self.fresh(r.choice(("x", "row", "item")))
+        if x_t == "rec" and self.chance(0.4):
+            picks = r.sample(("qty", "id", "price", "active"), 2)
+            body_env = env.bind(acc, acc_t)
+            for f in picks:
+                body_env = body_env.bind(f, REC_FIELDS[f])
+            return f"(fn [{acc} {{:keys [{' '.join(picks)}]}}] {self.gen(acc_t, d - 1, body_env)})"
+        return f"(fn [{acc} {x}] {self.gen(acc_t, d - 1, env.bind(acc, acc_t).bind(x, x_t))})"
+
+
+def _one_form(text: str) -> bool:
+    """True when `text` is one parenthesised form (so its insides can become a #() body)."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    in_str = False
+    prev = ""
+    for i, ch in enumerate(text):
+        if in_str:
+            if ch == '"' and prev != "\\":
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0 and i != len(text) - 1:
+                return False
+        prev = ch if prev != "\\" else ""
+    return True
+
+
+RESULT_TYPES = (
+    "int", "float", "str", "kw", "bool", "opt<int>", "opt<str>", "vec<int>", "seq<int>",
+    "seq<str>", "vec<str>", "set<int>", "set<str>", "map<int>", "smap<int>", "seq<rec>",
+    "vec<rec>", "map<map<int>>", "smap<vec<rec>>", "seq<vec<int>>", "vec<vec<int>>", "rec",
+    "smap<float>", "set<kw>", "map<vec<int>>", "opt<rec>", "seq<float>", "vec<float>",
+)
+# The pipelines over records LLMs write most: weighted up.
+WEIGHTED = (*RESULT_TYPES, "seq<rec>", "seq<rec>", "smap<int>", "float", "int", "seq<str>")
+
+
+def _print_arg(gen: Gen, env: Env, d: int) -> str:
+    # println of a collection quotes its strings here, not in Clojure (§7.6): scalars only,
+    # or vectors of numbers/keywords.
+    t = gen.rng.choice(("int", "str", "float", "kw", "bool", "opt<int>", "vec<int>", "str"))
+    return gen.gen(t, d, env)
+
+
+def program(rng: random.Random, disabled: frozenset[str] | None = None) -> str:
+    """One program: an expression, or a few top-level forms (def/defn, doseq + println)."""
+    gen = Gen(rng, disabled)
+    depth = rng.choice((1, 2, 2, 3, 3, 3, 4))
+    shape = rng.random()
+    if shape < 0.55:
+        if rng.random() < 0.02:  # a ratio is fine as the whole value (read as its quotient)
+            return f"(/ {gen.gen('int', 1, Env())} {rng.choice(('3', '4', '7', '-6'))})"
+        return gen.gen(rng.choice(WEIGHTED), depth, Env())
+    if shape < 0.8:
+        env = Env().bind("rows", "vec<rec>")
+        rows = gen.recs_lit()
+        forms = [f"(def rows {rows})"]
+        if rng.random() < 0.4:
+            at, bt = rng.choice((("rec", "float"), ("int", "int"), ("rec", "bool"), ("str", "str"),
+                                 ("rec", "str")))
+            x = gen.fresh("arg")
+            body = gen.gen(bt, max(depth - 1, 1), env.bind(x, at))
+            forms.append(f"(defn helper [{x}]\n  {body})")
+            env = env.bind("helper", f"fn<{at};{bt}>")
+            # make the helper used: a call is a common leaf of its result type
+            forms.append(f"(def {gen.fresh('h')} (helper {gen.gen(at, 1, env)}))")
+        forms.append(gen.gen(rng.choice(WEIGHTED), depth, env))
+        return "\n".join(forms)
+    if shape < 0.92:
+        src = rng.choice(("vec<rec>", "vec<int>", "seq<str>", "seq<rec>", "map<int>"))
+        x = gen.fresh("r")
+        if src == "map<int>":
+            k, v = gen.fresh("k"), gen.fresh("v")
+            env = Env().bind(k, "kw").bind(v, "int")
+            return (f"(doseq [[{k} {v}] (sort-by key {gen.gen(src, depth - 1, Env())})]\n"
+                    f"  (println {k} {_print_arg(gen, env, 1)}))")
+        et = elem(src)
+        env = Env().bind(x, et)
+        args = " ".join(_print_arg(gen, env, 1) for _ in range(rng.randint(1, 3)))
+        return f"(doseq [{x} {gen.gen(src, depth - 1, Env())}]\n  (println {args}))"
+    # several printed lines, then a value
+    env = Env()
+    lines = [f"(println {_print_arg(gen, env, depth - 1)} {_print_arg(gen, env, 1)})"
+             for _ in range(rng.randint(1, 3))]
+    return "\n".join([*lines, gen.gen(rng.choice(WEIGHTED), depth - 1, env)])
+
+
+def generate(seed: int, n: int, disabled: frozenset[str] | None = None) -> list[str]:
+    """`n` programs from `seed`; the same arguments always give the same programs.
+
+    `disabled`: the switches to turn off; None means `DISABLED` (the default campaign),
+    ``frozenset()`` turns every family on.
+    """
+    rng = random.Random(seed)
+    return [program(rng, disabled) for _ in range(n)]
+
