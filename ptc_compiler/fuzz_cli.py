@@ -1,4 +1,9 @@
-"""`ptc fuzz signatures|clojure ...`: the fuzz campaigns.
+"""`ptc fuzz signatures|clojure|bad-args ...`: the fuzz campaigns.
+
+`ptc fuzz bad-args [--calls N] [--seed S] [--only NAME ...]` calls every builtin with every kind
+of bad argument (`fuzz/strategies/bad_args.py`: every combination up to two arguments, seeded
+draws for three, the refused counts) and checks each outcome is a value or a typed, located
+error without Python in its message. Exit status: 0 no problem, 1 problems, 2 setup.
 
 `ptc fuzz clojure [--programs N] [--seed S ...] [--out FILE]` is the generative differential
 campaign against Clojure 1.11 (`fuzz/clojure_diff.py`): N generated programs per seed, one JVM
@@ -59,6 +64,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="generator seed (repeatable; default 0)")  # fmt: skip
     clj.add_argument("--out", type=Path, default=Path("clojure-fuzz-report.clj"), metavar="FILE",
                      help="where disagreements are written")  # fmt: skip
+    bad = sub.add_parser("bad-args", help="every builtin with every kind of bad argument")
+    bad.add_argument("--calls", type=int, metavar="N", help="stop after N calls (default: all)")
+    bad.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the samples")
+    bad.add_argument("--only", action="append", default=[], metavar="NAME",
+                     help="only this builtin or spelling (repeatable)")  # fmt: skip
     return ap
 
 
@@ -71,7 +81,7 @@ def _load_module(name: str) -> ModuleType:
             raise
     here = Path(__file__).resolve().parent.parent
     for root in (Path.cwd(), here):
-        if (root / "fuzz" / f"{name}.py").is_file():
+        if (root / "fuzz" / f"{name.replace('.', '/')}.py").is_file():
             sys.path.insert(0, str(root))
             sys.modules.pop("fuzz", None)
             return importlib.import_module(f"fuzz.{name}")
@@ -131,6 +141,17 @@ def main_clojure(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if failed == 0 else 1
 
 
+def main_bad_args(args: argparse.Namespace, out: TextIO) -> int:
+    """`ptc fuzz bad-args`: the sweep of `fuzz/strategies/bad_args.py`, with its summary."""
+    try:
+        sweep = _load_module("strategies.bad_args")
+    except ModuleNotFoundError as exc:
+        print(f"ptc fuzz bad-args: cannot run ({exc}); run it from a checkout", file=out)
+        return 2
+    code: int = sweep.main_campaign(args.calls, args.seed, args.only, out)
+    return code
+
+
 def _load_properties() -> ModuleType:
     """Import `fuzz.properties` from the current checkout (cwd or the package's parent)."""
     return _load_module("properties")
@@ -188,6 +209,8 @@ def main_fuzz(argv: list[str], out: TextIO | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.target == "clojure":
         return main_clojure(args, out)
+    if args.target == "bad-args":
+        return main_bad_args(args, out)
     try:
         import hypothesis  # noqa: F401 - a development dependency, checked up front
 

@@ -45,11 +45,18 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-SWITCHES = frozenset({"if-let", "numeric-comparator-on-strings", "float-rem-edges"})
+SWITCHES = frozenset({"if-let", "numeric-comparator-on-strings", "float-rem-edges",
+                      "unicode-regex-classes", "join-string", "nil-nthrest"})
 # Families that exposed a real bug and are off until it is fixed (name -> reason).
 DISABLED: dict[str, str] = {
     "numeric-comparator-on-strings":
         "(sort > [\"b\" \"a\"]) sorts here; Clojure throws ClassCastException",
+    "unicode-regex-classes":
+        "\\w \\s \\d and (?i) are Unicode-aware here, ASCII-only in Java: (re-seq #\"\\w+\" \"héllo\")"
+        " [\"héllo\"] vs (\"h\" \"llo\") (target §9.15; not in divergences.md)",
+    "join-string":
+        "(str/join \"-\" \"abc\") is a type_error here, \"a-b-c\" in Clojure (GAP-S26)",
+    "nil-nthrest": "(nthrest nil 2) is [] here, nil in Clojure",
     "float-rem-edges":
         "rem/mod of floats is fmod here, n - d*(long)(n/d) in Clojure: (rem 1.0E21 3) 1.0 vs 0.0,"
         " (rem -1.5 0.75) -0.0 vs 0.0",
@@ -72,6 +79,11 @@ DEPTS = ("eng", "ops", "sales")
 TAGS = ("new", "vip", "old", "promo")
 STRINGS = ("alpha", "Beta", "a,b,c", "  padded  ", "x y z", "", "hello world", "abc", "42",
            "one,two,,three", "MiXeD", "tab\tsep", "a-b-c", "zz")
+# Non-ASCII text of the Basic Multilingual Plane without combining marks (decision 15 indexes
+# by code point, Java by UTF-16 unit: the same there). Whitespace beyond ASCII: U+2003 is Java
+# whitespace (trimmed), U+00A0 is not.
+UNICODE_STRINGS = ("héllo wörld", "Straße", "ΟΔΟΣ οδός", "ǅemal", "\u2003em\u2003", "\u00a0nb\u00a0",
+                   "naïve café", "ÅSA-öl")
 FLOATS = ("0.5", "1.5", "2.25", "0.1", "0.2", "3.75", "-1.5", "10.0", "100.5", "2.675", "1.0E-3",
           "0.3", "1234567.0", "12345678.9", "1.0E-4", "0.001", "-0.0", "2.5", "-2.5", "1.0E21",
           "0.35", "9.995")
@@ -182,7 +194,7 @@ class Gen:
         return self.pick(opts)
 
     def str_lit(self) -> str:
-        s = self.rng.choice(STRINGS)
+        s = self.rng.choice(UNICODE_STRINGS if self.chance(0.15) else STRINGS)
         return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t") + '"'
 
     # ------------------------------------------------------------------ dispatch
@@ -355,11 +367,11 @@ class Gen:
             lambda: f"(->> {g('vec<rec>', c, env)} (map :qty) (reduce + 0))",
             lambda: f"(apply max {g('int', c, env)} {g('seq<int>', c, env)})",
             lambda: f"({g('fn<int;int>', c, env)} {g('int', c, env)})",
-            lambda: f"(int {g('float', c, env)})",
+            lambda: f"(int {self.clamped_float(c, env)})",
             lambda: f"({r.choice(('quot', 'rem', 'mod'))} {g('int', c, env)} {g('int', c, env)})",
-            lambda: f"(Math/round {g('float', c, env)})",
+            lambda: f"(Math/round {self.clamped_float(c, env)})",
             lambda: f"(Math/abs {g('int', c, env)})",
-            lambda: f"(count (str/split {g('str', c, env)} {r.choice(SPLIT_REGEXES)}))",
+            lambda: "(count (str/split {1} {0}))".format(*self.regex_on(SPLIT_REGEXES, c, env)),
             lambda: f"(or (str/last-index-of {g('str', c, env)} {r.choice(INDEX_SUBS)}) -1)",
             lambda: f"(or (str/index-of {g('str', c, env)} {r.choice(INDEX_SUBS)} {r.randint(0, 4)}) -1)",
             lambda: f"(:qty (apply {r.choice(('max-key', 'min-key'))} :qty {g('rec', c, env)} {g('seq<rec>', c, env)}))",
@@ -377,12 +389,20 @@ class Gen:
             lambda: f"(-> {g('int', c, env)} (+ 2) (- {g('int', c, env)}) abs)",
             lambda: f"(or (when-first [w {g('seq<int>', c, env)}] (inc w)) 0)",
             lambda: f"(bit-shift-left {r.randint(0, 50)} {r.randint(0, 8)})",
-            lambda: f"(long {g('float', c, env)})",
+            lambda: f"(long {self.clamped_float(c, env)})",
         ]
         if self.chance(0.03):  # deliberate error cases: both sides must fail
             return r.choice((f"(quot {g('int', c, env)} 0)", f"(mod {g('int', c, env)} 0)",
                              f"(+ 1 (get {g('map<int>', c, env)} :zz))", "(/ 1 0)"))
         return self.pick(opts)
+
+    def clamped_float(self, c: int, env: Env) -> str:
+        """A float kept within ±1e6, for float->integer conversions.
+
+        (Math/round 1.0E21) is Long/MAX_VALUE on both sides, and arithmetic on it overflows in
+        Clojure only (decision 27: integers are unbounded here).
+        """
+        return f"(max -1.0E6 (min 1.0E6 {self.gen('float', c, env)}))"
 
     def loop_int(self, c: int, env: Env) -> Callable[[], str]:
         def make() -> str:
@@ -464,7 +484,7 @@ class Gen:
             lambda: f"({r.choice(('str/upper-case', 'str/lower-case', 'str/trim', 'str/triml', 'str/trimr', 'str/capitalize', 'clojure.string/reverse', 'str/trim-newline'))} {s()})",
             lambda: f"(str/join {r.choice(JOIN_SEPS)}"
                     f"{g(r.choice(('vec<str>', 'seq<str>', 'seq<int>', 'vec<kw>')), c, env)})",
-            lambda: f"(str/replace {s()} {r.choice(REPLACE_MATCH)} {r.choice(REPLACE_WITH)})",
+            lambda: "(str/replace {1} {0} {2})".format(*self.regex_on(REPLACE_MATCH, c, env), r.choice(REPLACE_WITH)),
             lambda: f"(name {g('kw', c, env)})",
             lambda: f"(:{r.choice(('name', 'dept'))} {g('rec', c, env)})",
             lambda: f"(get {g('srec', c, env)} \"name\")",
@@ -488,13 +508,16 @@ class Gen:
             lambda: f"(str (first {s()}) (last {s()}))",
             lambda: f"(str/replace {s()} {r.choice(GROUP_REGEXES)} {r.choice(GROUP_REPLACEMENTS)})",
             lambda: f"(str/replace {s()} #\"[aeiou]\" {r.choice(('str/upper-case', '(fn [m] (str m m))'))})",
-            lambda: f"(str/replace-first {s()} {r.choice(REPLACE_MATCH)} {r.choice(REPLACE_WITH)})",
+            lambda: "(str/replace-first {1} {0} {2})".format(*self.regex_on(REPLACE_MATCH, c, env), r.choice(REPLACE_WITH)),
             lambda: f"(pr-str {g(r.choice(('opt<str>', 'opt<int>', 'vec<vec<int>>', 'rec')), c, env)})",
             lambda: f"(str {g(r.choice(('vec<vec<int>>', 'vec<kw>', 'vec<float>', 'rec', 'opt<rec>')), c, env)})",
             lambda: f"(str/join \",\" (map (fn [[k v]] (str (name k) \"=\" v)) (sort-by key {g('map<int>', c, env)})))",
             lambda: f"(subs {s()} 0 0)",
             lambda: f"(str/join (interpose {r.choice(SUBSTRINGS)} {g('vec<str>', c, env)}))",
             lambda: f"(str/lower-case (str {g('kw', c, env)}))",
+            lambda: f"(str/join {r.choice(JOIN_SEPS)}{s()})" if self.on("join-string") else f"(str/join {r.choice(JOIN_SEPS)}(seq {s()}))",
+            lambda: f"(let [{{a :a b :b :or {{b {g('str', 0, env)}}}}} {g('map<str>', c, env)}] (str a b))",
+            lambda: f"(if-some [v {g('opt<str>', c, env)}] (str/upper-case v) \"none\")",
         ]
         return self.pick(opts)
 
@@ -608,7 +631,8 @@ class Gen:
             opts.append(lambda: f"(vec (sort (keys {g('map<int>', c, env)})))")
         if e == "str":
             opts += [
-                lambda: f"(str/split {g('str', c, env)} {r.choice(SPLIT_REGEXES)})",
+                lambda: "(str/split {1} {0})".format(*self.regex_on(SPLIT_REGEXES, c, env)),
+                lambda: "(vec (re-seq {} {}))".format(*self.regex_on((self.class_regex(),), c, env)),
                 lambda: f"(mapv :name {g('vec<rec>', c, env)})",
                 lambda: f"(:tags {g('rec', c, env)})",
                 lambda: f"(vec (sort (keys {g('smap<int>', c, env)})))",
@@ -645,6 +669,8 @@ class Gen:
         same: Callable[[], str] = lambda: g(r.choice((t, f"vec<{e}>")), c, env)  # noqa: E731
         n: Callable[[], str] = lambda: r.choice(("0", "1", "2", "3", "5", str(r.randint(0, 4))))  # noqa: E731
         srcs = ("int", "str", "rec", "kw", "float")
+        if self.chance(0.03):  # nil punning: sequence functions take nil as empty
+            return r.choice(("nil", "(seq [])", "(next [0])", "(get {} :zz)", "(not-empty [])"))
         opts: list[Callable[[], str]] = [
             lambda: g(f"vec<{e}>", c, env),
             lambda: (lambda a: f"(map {g(f'fn<{a};{e}>', c, env)} {g(f'seq<{a}>', c, env)})")(r.choice(srcs)),
@@ -662,7 +688,8 @@ class Gen:
             lambda: f"(mapcat {g(f'fn<{e};vec<{e}>>', c, env)} {same()})",
             lambda: f"(map-indexed (fn [i x] {g(e, c, env.bind('i', 'int').bind('x', e))}) {same()})",
             lambda: f"(butlast {same()})",
-            lambda: f"(nthrest {same()} {n()})",
+            # (nthrest nil n) is nil in Clojure, [] here: a nil source only with the switch on.
+            lambda: f"(nthrest {same() if self.on('nil-nthrest') else '(vec ' + same() + ')'} {n()})",
             lambda: f"(dedupe {same()})",
         ]
         if e in SORTABLE:
@@ -678,6 +705,10 @@ class Gen:
                 lambda: f"(map count {g('seq<str>', c, env)})",
                 lambda: f"(sort (vals {g('smap<int>', c, env)}))",
                 lambda: f"(map :qty {g('seq<rec>', c, env)})",
+                lambda: f"(keep :score {g('seq<rec>', c, env)})",
+                lambda: f"(map (fnil inc 0) (map :score {g('seq<rec>', c, env)}))",
+                lambda: f"(let [[a [b c] & more] [{g('int', c, env)} {g('vec<int>', c, env)} {g('int', c, env)}]] (remove nil? [a b c (count more)]))",
+                lambda: f"(loop [[x & xs] {same()} acc nil] (if x (recur xs (cons (* x 2) acc)) acc))",
                 lambda: f"(map #(get % \"qty\") {g('vec<srec>', c, env)})",
                 lambda: f"(flatten {g('vec<vec<int>>', c, env)})",
                 lambda: f"(map (fn [[k v]] (+ v (count (name k)))) (sort-by key {g('map<int>', c, env)}))",
@@ -716,6 +747,10 @@ class Gen:
         if e == "rec":
             opts += [self.pipeline(c, env)] * 4
             opts += [
+                lambda: f"(sort-by :score {same()})",
+                lambda: f"(sort-by :score {self.num_comparator()} {same()})",
+                lambda: f"(sort-by :tags {same()})",
+                lambda: f"(filter :score {same()})",
                 lambda: f"(sort-by {r.choice(('(juxt :dept :qty)', '(juxt (comp - :qty) :id)', ':name'))} {same()})",
                 lambda: f"(sort-by :price {r.choice(('>', '<', '#(compare %2 %1)'))} {same()})",
                 lambda: f"(sort-by :id (map #(dissoc % :score) {same()}))",
@@ -732,10 +767,43 @@ class Gen:
                      lambda: f"(sort (keys {g('map<str>', c, env)}))"]
         if e.startswith("vec<") or e.startswith("seq<"):
             ie = elem(e)
-            opts += [lambda: f"(partition-all {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})",
-                     lambda: f"(partition {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})",
-                     lambda: f"(partition {r.randint(1, 3)} {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})"]
+            # partition's groups are seqs in Clojure (vectors here, DIV-25): for vec<T>
+            # elements they are made vectors, so vector?/conj/str see the same thing.
+            w = "(map vec " if e.startswith("vec<") else "("
+            opts += [lambda: f"{w}partition-all {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})",
+                     lambda: f"{w}partition {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})",
+                     lambda: f"{w}partition {r.randint(1, 3)} {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})"]
         return self.pick(opts)
+
+    def class_regex(self) -> str:
+        """A regex with a character class; \\w \\s \\d only while `unicode-regex-classes` is on."""
+        pool = ['#"[a-z]+"', '#"[A-Za-z]+"', '#"[0-9]+"', '#"[^ ,]+"', '#"([a-z])([a-z]*)"']
+        if self.on("unicode-regex-classes"):
+            pool += ['#"\\w+"', '#"\\d+"', '#"\\S+"', '#"(?i)[a-zé]+"']
+        return self.rng.choice(pool)
+
+    def regex_on(self, pool: tuple[str, ...], c: int, env: Env) -> tuple[str, str]:
+        """A regex from `pool` and a subject string for it.
+
+        A class like \\s or \\w gets an ASCII literal subject while `unicode-regex-classes`
+        is off (Java's classes are ASCII-only, ours Unicode-aware).
+        """
+        regex = self.rng.choice(pool)
+        if "\\" in regex and not self.on("unicode-regex-classes"):
+            return regex, self.str_lit_ascii()
+        return regex, self.gen("str", c, env)
+
+    def str_lit_ascii(self) -> str:
+        """A literal from the ASCII pool."""
+        s = self.rng.choice(STRINGS)
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t") + '"'
+
+    def num_comparator(self) -> str:
+        """A comparator over nil-able numbers: `>`/`<` throw on nil in Clojure (switch)."""
+        ok = ["compare", "#(compare %2 %1)"]
+        if self.on("numeric-comparator-on-strings"):
+            ok += [">", "<"]
+        return self.rng.choice(ok)
 
     def str_comparator(self) -> str:
         """A comparator for strings; `>`/`<` only while the switch is on (Clojure: an error)."""
@@ -888,6 +956,59 @@ class Gen:
         ]
         return self.pick(opts)
 
+    def g_obj(self, t: str, d: int, env: Env) -> str:
+        """A value only returned, never consumed: shapes with no static type of their own."""
+        g, r = self.gen, self.rng
+        c = d - 1
+        recs: Callable[[], str] = lambda: g(r.choice(OBJ_SOURCES), c, env)  # noqa: E731
+        ints: Callable[[], str] = lambda: g("seq<int>", c, env)  # noqa: E731
+        opts: list[Callable[[], str]] = [
+            lambda: f"(group-by :score {recs()})",
+            lambda: f"(frequencies (map :score {recs()}))",
+            lambda: f"(into {{}} (map (juxt :id :score) {recs()}))",
+            lambda: f"(group-by {r.choice(('even?', 'pos?', '#(mod % 3)'))} {ints()})",
+            lambda: f"(zipmap (range {r.randint(0, 4)}) {g('seq<str>', c, env)})",
+            lambda: f"(frequencies {ints()})",
+            lambda: f"(apply map vector (cons [1 2] {g('vec<vec<int>>', c, env)}))",
+            lambda: f"(reductions {r.choice(('+', 'max', '-'))} {ints()})",
+            lambda: f"(reductions + {g('int', c, env)} {ints()})",
+            lambda: f"(tree-seq vector? seq {g('vec<vec<int>>', c, env)})",
+            lambda: f"(find {g('map<int>', c, env)} :{r.choice(MAP_KEYS)})",
+            lambda: f"(split-at {r.randint(-1, 4)} {ints()})",
+            lambda: f"(split-with {g('fn<int;bool>', c, env)} {ints()})",
+            lambda: f"(select-keys {g('rec', c, env)} [:id :zz :score])",
+            lambda: f"((juxt :id :name :score) {g('rec', c, env)})",
+            lambda: f"((some-fn :score :qty) {g('rec', c, env)})",
+            lambda: f"(merge-with into {g('map<vec<int>>', c, env)} {g('map<vec<int>>', c, env)})",
+            lambda: f"(sort {g('vec<vec<int>>', c, env)})",
+            lambda: f"(sort (map even? {ints()}))",
+            lambda: f"(map (juxt identity {g('fn<int;int>', c, env)}) {ints()})",
+            lambda: f"(get-in {g('rec', c, env)} [:tags {r.randint(0, 2)}])",
+            lambda: f"(assoc-in {g('rec', c, env)} [:tags 0] {g('str', c, env)})",
+            lambda: f"(update-in {g('rec', c, env)} [:tags] conj {g('str', c, env)})",
+            lambda: f"(assoc {g('map<int>', c, env)} :a {g('int', c, env)} :b {g('int', c, env)})",
+            lambda: f"(dissoc {g('map<int>', c, env)} :a :b)",
+            lambda: f"(empty {g(r.choice(('vec<int>', 'map<int>', 'set<kw>')), c, env)})",
+            lambda: f"(not-empty {g(r.choice(('vec<int>', 'map<int>', 'str')), c, env)})",
+            lambda: f"(let [{{:keys [a b] :as m}} {g('map<int>', c, env)}] [a b (count m)])",
+            lambda: f"(when-let [[a b] (seq {ints()})] [b a])",
+            lambda: f"(if-some [x {r.choice(('false', 'nil', '0'))}] [:some x] :none)",
+            lambda: f"(mapv (fn [[k v]] [v k]) (sort-by key {g('map<int>', c, env)}))",
+            lambda: f"(interleave {ints()} {g('seq<kw>', c, env)})",
+            lambda: f"(map vector {ints()} {g('seq<str>', c, env)})",
+            lambda: f"(partition-by {g('fn<int;bool>', c, env)} {ints()})",
+            lambda: f"(let [xs {ints()}] (when (seq xs) (apply {r.choice(('max-key', 'min-key'))} {r.choice(('-', 'abs', '#(mod % 2)'))} xs)))",
+            lambda: f"(let [xs {g('seq<str>', c, env)}] (when (seq xs) (apply {r.choice(('max-key', 'min-key'))} count xs)))",
+            lambda: f"(->> {recs()} (group-by :dept) (map (fn [[d rs]] [d (count rs) (reduce + (map :qty rs))])) (sort-by first))",
+            lambda: f"(->> {recs()} (map :tags) (apply concat) frequencies)",
+            lambda: f"(->> {recs()} (filter :active) (map #(select-keys % [:id :price])) (sort-by :price))",
+            lambda: f"(for [[d rs] (sort-by key (group-by :dept {recs()}))] {{:dept d :n (count rs) :max (apply max (map :qty rs))}})",
+            lambda: f"(reduce (fn [m {{:keys [dept qty]}}] (update m dept (fnil conj []) qty)) {{}} {recs()})",
+            lambda: f"(update-vals (group-by :dept {recs()}) #(mapv :id %))",
+            lambda: f"(into {{}} (filter (fn [[k v]] (even? v)) {g('map<int>', c, env)}))",
+        ]
+        return self.pick(opts)
+
     def g_srec(self, t: str, d: int, env: Env) -> str:
         return self.srec_lit() if self.chance(0.7) else (
             f"(assoc {self.gen('srec', d - 1, env)} \"qty\" {self.gen('int', d - 1, env)})")
@@ -1010,6 +1131,9 @@ def _one_form(text: str) -> bool:
     return True
 
 
+OBJ_SOURCES = ("vec<rec>", "seq<rec>")
+
+
 RESULT_TYPES = (
     "int", "float", "str", "kw", "bool", "opt<int>", "opt<str>", "vec<int>", "seq<int>",
     "seq<str>", "vec<str>", "set<int>", "set<str>", "map<int>", "smap<int>", "seq<rec>",
@@ -1017,7 +1141,8 @@ RESULT_TYPES = (
     "smap<float>", "set<kw>", "map<vec<int>>", "opt<rec>", "seq<float>", "vec<float>",
 )
 # The pipelines over records LLMs write most: weighted up.
-WEIGHTED = (*RESULT_TYPES, "seq<rec>", "seq<rec>", "smap<int>", "float", "int", "seq<str>")
+WEIGHTED = (*RESULT_TYPES, "seq<rec>", "seq<rec>", "smap<int>", "float", "int", "seq<str>",
+            "obj", "obj", "obj")
 
 
 def _print_arg(gen: Gen, env: Env, d: int) -> str:
