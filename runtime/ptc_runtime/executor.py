@@ -82,7 +82,13 @@ class _GcFreeze:
     Counted across threads: only the first of overlapping runs freezes and the last one
     unfreezes (freezing again at each start would also freeze cyclic garbage made in
     between, a set that could grow for as long as runs overlap; this way the frozen set
-    is one snapshot). A host that froze objects itself keeps them frozen: seeing a frozen
+    is one snapshot). `gc.unfreeze()` puts the frozen objects in the oldest generation
+    without counting them toward its next collection, so garbage frozen with them would
+    stay for good (every run leaked its globals dict and the cycles of its error: 20 GB
+    over a long sweep of failing programs). Hence the young generations are collected just
+    before freezing (cost: the objects allocated since the last run; the host's older ones
+    are not traversed), and a run makes its globals after the freeze. A host that froze
+    objects itself keeps them frozen: seeing a frozen
     generation at the start of a run (a walk of it, `get_freeze_count`, so asked only
     while ours is not in place) turns the freeze off for the rest of the process. A host
     that calls `gc.freeze()` in another thread *during* a run gets its objects unfrozen
@@ -101,6 +107,8 @@ class _GcFreeze:
                 if gc.get_freeze_count():  # O(1) when nothing is frozen, the usual case
                     self._host_freezes = True
                 else:
+                    if gc.isenabled():  # a disabled collector is the host's choice
+                        gc.collect(1)
                     gc.freeze()
                     self._ours = True
             self._depth += 1
@@ -118,16 +126,20 @@ _gc_freeze = _GcFreeze()
 
 def execute(code: CodeType, ctx: context.RunContext, fn_names: Mapping[str, str]) -> Outcome:
     """Execute a compiled program module in `ctx`; never raises for a program outcome."""
-    g = dict(base_globals())
-    # User vars are read and called as plain names found in the run's table (the
-    # environment's, shared by all its modules): see `ptc_runtime.uservars`.
-    g["__builtins__"] = ctx.nsc
-    g["NS"] = ctx.ns
-    g["FUEL"] = ctx.first_fuel()
-    g["CREDIT"] = context.fresh_credit()
-    ctx.link(g)  # earlier modules of the environment pull from the same chunk
-    token = context.install(ctx)
-    _gc_freeze.start()
+    _gc_freeze.start()  # first: the run's globals are young, collected once unreachable
+    try:
+        g = dict(base_globals())
+        # User vars are read and called as plain names found in the run's table (the
+        # environment's, shared by all its modules): see `ptc_runtime.uservars`.
+        g["__builtins__"] = ctx.nsc
+        g["NS"] = ctx.ns
+        g["FUEL"] = ctx.first_fuel()
+        g["CREDIT"] = context.fresh_credit()
+        ctx.link(g)  # earlier modules of the environment pull from the same chunk
+        token = context.install(ctx)
+    except BaseException:
+        _gc_freeze.end()
+        raise
     try:
         exec(code, g)
         value = g["program"]()
