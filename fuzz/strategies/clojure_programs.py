@@ -78,7 +78,8 @@ NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
 DEPTS = ("eng", "ops", "sales")
 TAGS = ("new", "vip", "old", "promo")
 STRINGS = ("alpha", "Beta", "a,b,c", "  padded  ", "x y z", "", "hello world", "abc", "42",
-           "one,two,,three", "MiXeD", "tab\tsep", "a-b-c", "zz")
+           "one,two,,three", "MiXeD", "tab\tsep", "a-b-c", "zz", 'say "hi"', "back\\slash",
+           "line1\nline2\n", "50% off", "a.b.c", "$1 (x)")
 # Non-ASCII text of the Basic Multilingual Plane without combining marks (decision 15 indexes
 # by code point, Java by UTF-16 unit: the same there). Whitespace beyond ASCII: U+2003 is Java
 # whitespace (trimmed), U+00A0 is not.
@@ -194,8 +195,7 @@ class Gen:
         return self.pick(opts)
 
     def str_lit(self) -> str:
-        s = self.rng.choice(UNICODE_STRINGS if self.chance(0.15) else STRINGS)
-        return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t") + '"'
+        return _quote(self.rng.choice(UNICODE_STRINGS if self.chance(0.15) else STRINGS))
 
     # ------------------------------------------------------------------ dispatch
 
@@ -383,6 +383,8 @@ class Gen:
             lambda: f"(count (partition-by {g('fn<int;bool>', c, env)} {g('seq<int>', c, env)}))",
             lambda: f"(condp = {g('int', c, env)} 1 10 2 20 {g('int', c, env)})",
             lambda: f"(case {g('int', c, env)} (1 2 3) 100 (4 5) 200 {g('int', c, env)})",
+            lambda: f"(case {g(r.choice(('kw', 'str', 'opt<int>')), c, env)} :a 1 \"abc\" 2 nil 3 (:x :y) 4 5 6 {g('int', c, env)})",
+            lambda: f"(condp {r.choice(('<', '>', '<=', '='))} {g('int', c, env)} 0 -1 10 1 {g('int', c, env)})",
             lambda: f"(or (some-> {g('opt<int>', c, env)} inc) 0)",
             lambda: f"(cond-> {g('int', c, env)} {g('bool', c, env)} inc {g('bool', c, env)} (- 10))",
             lambda: f"(as-> {g('int', c, env)} n (+ n 1) (max n {g('int', c, env)}))",
@@ -769,10 +771,10 @@ class Gen:
             ie = elem(e)
             # partition's groups are seqs in Clojure (vectors here, DIV-25): for vec<T>
             # elements they are made vectors, so vector?/conj/str see the same thing.
-            w = "(map vec " if e.startswith("vec<") else "("
-            opts += [lambda: f"{w}partition-all {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})",
-                     lambda: f"{w}partition {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})",
-                     lambda: f"{w}partition {r.randint(1, 3)} {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})"]
+            w: Callable[[str], str] = (lambda x: f"(map vec {x})") if e.startswith("vec<") else (lambda x: x)
+            opts += [lambda: w(f"(partition-all {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})"),
+                     lambda: w(f"(partition {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})"),
+                     lambda: w(f"(partition {r.randint(1, 3)} {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})")]
         return self.pick(opts)
 
     def class_regex(self) -> str:
@@ -795,8 +797,7 @@ class Gen:
 
     def str_lit_ascii(self) -> str:
         """A literal from the ASCII pool."""
-        s = self.rng.choice(STRINGS)
-        return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t") + '"'
+        return _quote(self.rng.choice(STRINGS))
 
     def num_comparator(self) -> str:
         """A comparator over nil-able numbers: `>`/`<` throw on nil in Clojure (switch)."""
@@ -1108,6 +1109,12 @@ class Gen:
         return f"(fn [{acc} {x}] {self.gen(acc_t, d - 1, env.bind(acc, acc_t).bind(x, x_t))})"
 
 
+def _quote(s: str) -> str:
+    """`s` as a string literal of both readers."""
+    escaped = s.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\t", "\\t").replace("\n", "\\n") + '"'
+
+
 def _one_form(text: str) -> bool:
     """True when `text` is one parenthesised form (so its insides can become a #() body)."""
     if not (text.startswith("(") and text.endswith(")")):
@@ -1157,6 +1164,8 @@ def program(rng: random.Random, disabled: frozenset[str] | None = None) -> str:
     gen = Gen(rng, disabled)
     depth = rng.choice((1, 2, 2, 3, 3, 3, 4))
     shape = rng.random()
+    if shape < 0.08:
+        return definitions(gen, depth)
     if shape < 0.55:
         if rng.random() < 0.02:  # a ratio is fine as the whole value (read as its quotient)
             return f"(/ {gen.gen('int', 1, Env())} {rng.choice(('3', '4', '7', '-6'))})"
@@ -1193,6 +1202,38 @@ def program(rng: random.Random, disabled: frozenset[str] | None = None) -> str:
     lines = [f"(println {_print_arg(gen, env, depth - 1)} {_print_arg(gen, env, 1)})"
              for _ in range(rng.randint(1, 3))]
     return "\n".join([*lines, gen.gen(rng.choice(WEIGHTED), depth - 1, env)])
+
+
+def definitions(gen: Gen, depth: int) -> str:
+    """Top-level definitions: redefinition, vars read at call time, arities, recursion."""
+    r, g, e = gen.rng, gen.gen, Env()
+    c = max(depth - 1, 1)
+    pick = r.randrange(8)
+    if pick == 0:  # a fn reads the var when called, so it sees the redefinition
+        return (f"(def x {g('int', c, e)})\n(defn f [] (+ x 1))\n(def before (f))\n"
+                f"(def x {g('int', c, e)})\n[before (f)]")
+    if pick == 1:
+        return (f"(defn total\n  ([xs] (total xs 0))\n"
+                f"  ([xs acc] (if (seq xs) (recur (rest xs) (+ acc (first xs))) acc)))\n"
+                f"[(total {g('seq<int>', c, e)}) (total [] {g('int', c, e)})]")
+    if pick == 2:
+        return f"((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) {r.randint(0, 15)})"
+    if pick == 3:
+        return (f"(defn scale [x & {{:keys [by] :or {{by 1}}}}] (* x by))\n"
+                f"[(scale {gen.small_int(e)}) (scale {gen.small_int(e)} :by {gen.small_int(e)})]")
+    if pick == 4:
+        return (f"(defn sum-all [& xs] (reduce + 0 xs))\n"
+                f"[(sum-all) (apply sum-all {g('seq<int>', c, e)}) (sum-all 1 2 3)]")
+    if pick == 5:
+        return f"(reduce #(+ %1 (* 2 %2)) {g('int', c, e)} {g('seq<int>', c, e)})"
+    if pick == 6:
+        body = g("int", c, e.bind("n", "int").bind("acc", "int"))
+        return (f"(defn step [n acc] (if (<= n 0) acc (recur (dec n) {body})))\n"
+                f"(step {r.randint(0, 6)} {g('int', 1, e)})")
+    return (f"(def rows {gen.recs_lit()})\n"
+            f"(defn by-dept [rs] (group-by :dept rs))\n"
+            f"(defn qty-of [rs] (reduce + 0 (map :qty rs)))\n"
+            f"(into {{}} (map (fn [[d rs]] [d (qty-of rs)]) (by-dept (filter {g('fn<rec;bool>', c, e)} rows))))")
 
 
 def generate(seed: int, n: int, disabled: frozenset[str] | None = None) -> list[str]:
