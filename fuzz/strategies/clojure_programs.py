@@ -643,6 +643,7 @@ class Gen:
         if e == "int":
             opts += [
                 lambda: f"(vec (range {r.randint(-2, 3)} {r.randint(0, 9)}))",
+                lambda: f"(mapv #(mod (* % {r.randint(3, 31)}) {r.randint(5, 97)}) (range {r.randint(10, 300)}))",
                 lambda: f"(vec (range {r.randint(0, 10)} {r.randint(-3, 3)} {r.choice(('-1', '-2', '2', '3'))}))",
                 lambda: f"(mapv :qty {g('vec<rec>', c, env)})",
                 lambda: f"(vec (sort (vals {g('map<int>', c, env)})))",
@@ -653,6 +654,7 @@ class Gen:
         if e == "rec":
             opts += [
                 lambda: f"(vec (sort-by :{r.choice(('id', 'qty', 'price', 'name'))} {g('vec<rec>', c, env)}))",
+                self.built_recs,
                 lambda: f"(mapv #(update % :qty {r.choice(('inc', 'dec'))}) {g('vec<rec>', c, env)})",
                 lambda: f"(mapv #(assoc % :price {g('float', 0, env)}) {g('vec<rec>', c, env)})",
                 lambda: f"(filterv {g('fn<rec;bool>', c, env)} {g('vec<rec>', c, env)})",
@@ -779,7 +781,7 @@ class Gen:
 
     def class_regex(self) -> str:
         """A regex with a character class; \\w \\s \\d only while `unicode-regex-classes` is on."""
-        pool = ['#"[a-z]+"', '#"[A-Za-z]+"', '#"[0-9]+"', '#"[^ ,]+"', '#"([a-z])([a-z]*)"']
+        pool = ['#"[a-z]+"', '#"[A-Za-z]+"', '#"[0-9]+"', '#"[^ ,]+"', '#"[a-z]+?"', '#"(?:ab|a)c?"']
         if self.on("unicode-regex-classes"):
             pool += ['#"\\w+"', '#"\\d+"', '#"\\S+"', '#"(?i)[a-zé]+"']
         return self.rng.choice(pool)
@@ -852,6 +854,17 @@ class Gen:
             return f"(->> {g('vec<rec>', c, env)}\n     " + "\n     ".join(steps) + ")"
         return make
 
+    def built_recs(self) -> str:
+        """Many records built from a range: sizes where a runtime may switch representations."""
+        r = self.rng
+        n = r.choice((8, 9, 17, 33, 64, 120))
+        k = r.randint(3, 13)
+        score = r.choice(("", f" :score (when (odd? i) (mod i {k}))"))
+        return (f"(mapv (fn [i] {{:id i :name (nth [\"ann\" \"bob\" \"cy\"] (mod i 3))"
+                f" :dept (nth [\"eng\" \"ops\" \"sales\"] (mod (* i 7) 3)) :price (* 0.25 (mod i {k}))"
+                f" :qty (mod (* i {k}) 11) :active (even? (quot i 2)) :tags (if (zero? (mod i 4)) [\"vip\"] [])"
+                f"{score}}}) (range {n}))")
+
     def g_set(self, t: str, d: int, env: Env) -> str:
         g, r = self.gen, self.rng
         c = d - 1
@@ -899,6 +912,7 @@ class Gen:
             ]
         if v == "int":
             opts += [
+                lambda: f"(reduce (fn [m i] (assoc m (keyword (str \"k\" (mod i {r.randint(5, 90)}))) i)) {g(t, c, env)} (range {r.randint(5, 200)}))",
                 lambda: f"(frequencies {g('seq<kw>', c, env)})",
                 lambda: f"(reduce (fn [acc w] (update acc w (fnil inc 0))) {{}} {g('seq<kw>', c, env)})",
                 lambda: f"(update-vals (group-by {g('fn<int;kw>', c, env)} {g('seq<int>', c, env)}) count)",
