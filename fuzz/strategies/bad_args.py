@@ -127,7 +127,7 @@ KNOWN_CODES: Final = frozenset(
         "memory_exceeded", "pmap_error", "pcalls_error", "parallel_capacity_exceeded",
         "java_type_error", "java_domain_error", "invalid_java_string", "invalid_java_value",
         "invalid_keyword", "invalid_regex", "invalid_arity", "invalid_form", "unbound_var",
-        "fail", "program_too_complex", "recursion_limit", "output_limit", "invalid_output",
+        "fail", "program_too_complex", "recursion_limit", "step_limit_exceeded", "output_limit", "invalid_output",
         "unsupported_java_member", "unsupported_java_class", "java_arity_error",
         "unsupported_method",
     }
