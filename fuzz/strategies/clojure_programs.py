@@ -53,9 +53,6 @@ SWITCHES = frozenset({"if-let", "numeric-comparator-on-strings", "float-rem-edge
                       "unicode-regex-classes", "join-string", "nil-nthrest"})
 # Families that exposed a real bug and are off until it is fixed (name -> reason).
 DISABLED: dict[str, str] = {
-    "numeric-comparator-on-strings":
-        "(sort > [\"b\" \"a\"]) and (sort-by :score > rows-with-nil-scores) sort here;"
-        " Clojure throws (ClassCastException / NullPointerException)",
     "unicode-regex-classes":
         "\\w \\s \\d and (?i) are Unicode-aware here, ASCII-only in Java: (re-seq #\"\\w+\" \"héllo\")"
         " [\"héllo\"] vs (\"h\" \"llo\") (target §9.15; not in divergences.md)",

@@ -240,8 +240,12 @@ def natural_sorted(
     who: str,
     getter: Getter | None = None,
     limit: int | None = None,
+    numeric: str | None = None,
 ) -> list[object]:
     """`items` stably sorted by their `keys` in natural order.
+
+    `numeric` names the comparator (`<`, `>`, ...) when it takes numbers only: two or
+    more keys (so that it is called) of any other kind are its `type_error`.
 
     When the keys compare as they are, sort the items directly: by themselves (`keys is
     items`) or by a C-level `getter` that recomputes the same keys. With a `limit` (for
@@ -250,6 +254,9 @@ def natural_sorted(
     exactly `sorted(...)[:limit]`, equal keys in their original order).
     """
     types = set(map(type, keys))  # also tells whether a key is nil, faster than `in`
+    if numeric is not None and not types <= _NUMBERS and len(keys) > 1:
+        bad = next(k for k in keys if type(k) not in _NUMBERS)
+        raise PtcError("type_error", f"{who}: {numeric}: expected numbers, got {kind_name(bad)}")
     if _NONE not in types and _fast_key(keys, who, types) is _DIRECT:
         if limit is not None and limit * 4 < len(keys):
             return [items[i] for i in _head_order(keys, limit, descending)]

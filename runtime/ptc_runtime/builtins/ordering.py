@@ -34,6 +34,14 @@ _NATURAL: dict[object, bool] = {
     comparison.gt: True,
     comparison.ge: True,
 }
+#: Those of them that take numbers only, by name: as in Clojure, sorting anything else
+#: with them (two or more keys, so that they are called) is the error they would raise.
+_NUMERIC: dict[object, str] = {
+    comparison.lt: "<",
+    comparison.le: "<=",
+    comparison.gt: ">",
+    comparison.ge: ">=",
+}
 
 
 def _is_coll(x: object) -> bool:
@@ -70,11 +78,12 @@ def _arrange(
     who: str,
     getter: Callable[[object], object] | None = None,
     limit: int | None = None,
+    numeric: str | None = None,
 ) -> list[object]:
     """`items` in order; with a `limit`, only its first `limit` elements are certain to
-    be right (see `natural_sorted`)."""
+    be right (see `natural_sorted`). `numeric` names a numbers-only comparator."""
     if type(order) is bool:
-        return natural_sorted(items, keys, order, who, getter, limit)
+        return natural_sorted(items, keys, order, who, getter, limit, numeric)
     return [items[i] for i in comparator_order(keys, order, who)]
 
 
@@ -112,7 +121,7 @@ def _sort(args: tuple[object, ...], limit: int | None) -> list[object]:
         keys: list[object] = items
     else:
         keys = list(items)
-    return _arrange(items, keys, order, "sort", None, limit)
+    return _arrange(items, keys, order, "sort", None, limit, _numeric(args))
 
 
 @declare(
@@ -147,9 +156,15 @@ def _sort_by(keyfn: object, args: tuple[object, ...], limit: int | None) -> list
         # getter then computes the same keys (and lets a top n be a heap selection)
         getter: Callable[[Any], Any] = itemgetter(part)
         keys: list[object] = list(map(getter, items))
-        return _arrange(items, keys, order, "sort-by", getter, limit)
+        return _arrange(items, keys, order, "sort-by", getter, limit, _numeric(args))
     keys, getter_ = key_values_getter(keyfn, items, "sort-by")
-    return _arrange(items, keys, order, "sort-by", getter_, limit)
+    return _arrange(items, keys, order, "sort-by", getter_, limit, _numeric(args))
+
+
+def _numeric(args: tuple[object, ...]) -> str | None:
+    """The name of a numbers-only comparator given as the first of two `args`."""
+    c = args[0]
+    return _NUMERIC.get(c) if len(args) == 2 and type(c) is FunctionType else None
 
 
 #: The builtins `key` and `val` by the position they read in a map entry.
