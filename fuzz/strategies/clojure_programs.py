@@ -58,7 +58,6 @@ DISABLED: dict[str, str] = {
         " [\"héllo\"] vs (\"h\" \"llo\") (target §9.15; not in divergences.md)",
     "join-string":
         "(str/join \"-\" \"abc\") is a type_error here, \"a-b-c\" in Clojure (GAP-S26)",
-    "nil-nthrest": "(nthrest nil 2) is [] here, nil in Clojure",
     "float-rem-edges":
         "rem/mod of floats is fmod here, n - d*(long)(n/d) in Clojure: (rem 1.0E21 3) 1.0 vs 0.0,"
         " (rem -1.5 0.75) -0.0 vs 0.0",

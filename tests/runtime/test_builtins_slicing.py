@@ -48,6 +48,10 @@ TAKE_DROP = [
     ("(drop-while odd? [1 3])", "[]"),
     ("(nthrest [1 2 3] 1)", "[2 3]"),
     ("(nthrest [1 2 3] 5)", "[]"),
+    ("(nthrest nil 2)", "nil"),  # Clojure's loop hands back the nil itself
+    ("(nthrest nil 0)", "nil"),
+    ("(nthrest [] 2)", "[]"),
+    ('(nthrest nil "a")', "!type_error"),
     ("(nthnext [1 2 3] 3)", "nil"),
     ("(nthnext [1 2 3] 1)", "[2 3]"),
     ("(split-at 2 [1 2 3])", "[[1 2] [3]]"),

@@ -3,7 +3,8 @@
 (and bare).
 
 Results are sets in insertion order (decision 6): the first argument's order, then new
-elements in the order they appear. `nil` counts as the empty set, as in Clojure.
+elements in the order they appear. `nil` counts as the empty set, as in Clojure, and
+comes back where Clojure's fold starts from it (`(difference nil #{1})` is nil).
 """
 
 from __future__ import annotations
@@ -26,6 +27,29 @@ def _members(who: str, s: object) -> dict[object, object] | PSet:
     raise PtcError("type_error", f"{who}: expected a set, got {kind_name(s)}")
 
 
+def _nil_base(
+    sets: tuple[object, ...], views: list[dict[object, object] | PSet], largest: bool
+) -> bool:
+    """Whether Clojure's `union` (`largest`) or `intersection` returns nil here: they
+    build on one of their sets (the largest, or the smallest; of equal ones the first of
+    two, the last of more), which comes back as it is when it is nil and, for `union`,
+    every other set is empty (for `intersection` an empty one ends the work at once)."""
+    if not sets or all(s is not None for s in sets):
+        return False
+    counts = [len(v) for v in views]
+    if largest and max(counts):
+        return False
+    if len(sets) == 1:
+        return sets[0] is None
+    if len(sets) == 2:
+        if largest:  # both empty: the first
+            return sets[0] is None
+        return sets[1] is None if counts[1] < counts[0] else sets[0] is None
+    # three or more: the set of least (greatest) count comes first, the last of equals
+    best = min(counts) if not largest else max(counts)
+    return sets[max(i for i, c in enumerate(counts) if c == best)] is None
+
+
 @declare(
     DECLS,
     "union",
@@ -33,8 +57,10 @@ def _members(who: str, s: object) -> dict[object, object] | PSet:
     groups=("set",),
     doc="Set of the elements of all the sets; (union) is #{}.",
 )
-def union(*sets: object) -> PSet:
+def union(*sets: object) -> PSet | None:
     views = [_members("union", s) for s in sets]
+    if _nil_base(sets, views, largest=True):
+        return None
     nonempty = [i for i, v in enumerate(views) if len(v)]
     if len(nonempty) == 1 and type(sets[nonempty[0]]) is PSet:
         return sets[nonempty[0]]  # type: ignore[return-value]
@@ -53,9 +79,11 @@ def union(*sets: object) -> PSet:
     groups=("set",),
     doc="Set of the elements of s that are in every other set.",
 )
-def intersection(s: object, *more: object) -> PSet:
+def intersection(s: object, *more: object) -> PSet | None:
     first = _members("intersection", s)
     others = [_members("intersection", t) for t in more]
+    if _nil_base((s, *more), [first, *others], largest=False):
+        return None
     return PSet({k: x for k, x in first.items() if all(k in o for o in others)})  # type: ignore[union-attr]
 
 
@@ -66,9 +94,11 @@ def intersection(s: object, *more: object) -> PSet:
     groups=("set",),
     doc="Set of the elements of s that are in none of the other sets.",
 )
-def difference(s: object, *more: object) -> PSet:
+def difference(s: object, *more: object) -> PSet | None:
     first = _members("difference", s)
     others = [_members("difference", t) for t in more]
+    if s is None:  # Clojure's difference starts from s: nil stays nil
+        return None
     return PSet({k: x for k, x in first.items() if not any(k in o for o in others)})  # type: ignore[union-attr]
 
 

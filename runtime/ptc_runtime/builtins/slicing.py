@@ -108,9 +108,10 @@ def drop_while(pred: object, coll: object) -> list[object]:
     return list(items[_prefix_len(pred, items, "drop-while") :])
 
 
-@declare(DECLS, "nthrest", arities=(2,), doc="Vector of the items after the first n.")
-def nthrest(coll: object, n: object) -> list[object]:
-    return drop(n, coll)
+@declare(DECLS, "nthrest", arities=(2,), doc="Vector of the items after the first n; nil for nil.")
+def nthrest(coll: object, n: object) -> list[object] | None:
+    result = drop(n, coll)  # checks n, also for a nil coll
+    return None if coll is None else result  # Clojure's loop hands back nil itself
 
 
 @declare(DECLS, "nthnext", arities=(2,), doc="Vector of the items after the first n, or nil.")
