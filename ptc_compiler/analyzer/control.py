@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING
 
 from ptc_compiler import ir
 from ptc_compiler.analyzer.scope import Ctx, error
-from ptc_compiler.forms import Const, Form, KeywordForm, ListForm, Symbol
+from ptc_compiler.forms import (
+    Const,
+    Form,
+    KeywordForm,
+    ListForm,
+    MapForm,
+    SetForm,
+    Symbol,
+    VectorForm,
+)
 from ptc_runtime.values import SymbolRef, keyword
 
 if TYPE_CHECKING:
@@ -104,16 +113,28 @@ def analyze_cond(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
     return result
 
 
-def _case_constant(form: Form) -> ir.Const:
+def _is_constant(form: Form) -> bool:
+    """A literal made of constants only: a scalar, or a vector, map or set of them."""
+    t = type(form)
+    if t is KeywordForm or t is Const:
+        return True
+    if t is VectorForm or t is MapForm or t is SetForm:
+        return all(map(_is_constant, form.items))  # type: ignore[union-attr]
+    return False
+
+
+def _case_constant(an: Analyzer, form: Form, ctx: Ctx) -> ir.Node:
     t = type(form)
     if t is KeywordForm:
         return ir.Const(keyword(form.name), form.span)  # type: ignore[union-attr]
     if t is Const:
         return ir.Const(form.value, form.span)  # type: ignore[union-attr]
+    if t is not ListForm and _is_constant(form):  # `[1 2]`, `{:a 1}`: equal values match
+        return an.expr(form, ctx)
     raise error(
         "invalid_form",
-        "case test values must be compile-time constants "
-        "(keywords, strings, numbers, booleans, nil, or a list of them)",
+        "case test values must be compile-time constants (keywords, strings, numbers, "
+        "booleans, nil, vectors, maps or sets of them, or a list of them)",
         form.span,
         hint="use cond or condp to compare against computed values",
     )
@@ -135,9 +156,9 @@ def analyze_case(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
         if type(test_form) is ListForm:
             if not test_form.items:
                 raise error("invalid_form", "case test group must not be empty", test_form.span)
-            consts = [_case_constant(c) for c in test_form.items]
+            consts = [_case_constant(an, c, sub) for c in test_form.items]
         else:
-            consts = [_case_constant(test_form)]
+            consts = [_case_constant(an, test_form, sub)]
         calls = tuple(ir.Call(eq, (subject, c), c.span) for c in consts)
         test: ir.Node = calls[0] if len(calls) == 1 else ir.Or(calls, test_form.span)
         tests.append((test, an.expr(then_form, sub, tail), test_form))

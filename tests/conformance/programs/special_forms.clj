@@ -54,6 +54,11 @@
 (case 3 1 "one" 2 "two" 3 "three")
 ;; @sf-case-bool
 [(case true true :t false :f) (case false true :t false :f)]
+;; @sf-case-vector-constant
+(map #(case % [1 2] :pair [] :empty ([0] [9 9]) :grouped {:a 1} :map #{:x} :set :other)
+     [[1 2] [] [0] [9 9] {:a 1} #{:x} [2 1] (list 1 2)])
+;; @sf-case-nested-constant
+(case {:k [1 {:j "s"}]} {:k [1 {:j "s"}]} :deep :no)
 ;; @sf-condp-eq
 (condp = 3 1 :one 2 :two 3 :three :none)
 ;; @sf-condp-lt
