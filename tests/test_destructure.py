@@ -83,9 +83,17 @@ def test_check_map() -> None:
     m = {"a": 1}
     assert d.check_map(m) is m
     assert d.check_map(None) is None
+    v = [10, 20]  # read by index (target §14 GAP-S118: Clojure's behaviour)
+    assert d.check_map(v) is v
+    assert [d.get_key(v, 1), d.get_key(v, 2), d.get_key(v, -1), d.get_key(v, keyword("a"))] == [
+        20, None, None, None
+    ]
+    assert d.get_or(v, 1.0, "dflt") == "dflt"  # an exact int only, as `get` reads vectors
+    assert d.get_or(v, True, "dflt") == "dflt"
+    assert d.has_key(v, 0) and not d.has_key(v, 2)
     with pytest.raises(PtcError) as info:
-        d.check_map([1])
-    assert info.value.message == "expected a map or nil, got vector"
+        d.check_map("ab")
+    assert info.value.message == "expected a map, a vector or nil, got string"
 
 
 def test_flexible_reads() -> None:

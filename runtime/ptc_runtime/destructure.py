@@ -9,10 +9,10 @@ naming the kind of value, never the value itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from ptc_runtime.collections import is_map, is_vector, kind_name, seq_items, to_key
+from ptc_runtime.collections import PVec, is_map, is_vector, kind_name, seq_items, to_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, find_key
 
@@ -73,16 +73,23 @@ def seq_or_nil(coll: object) -> object:
 
 
 def check_map(value: object) -> object:
-    """The value itself when a map pattern may read it (a map or nil)."""
-    if value is None or is_map(value):
+    """The value itself when a map pattern may read it: a map, nil or a vector (read by
+    index, as `get` reads it: `{a 0 b 1}` of `[10 20]` binds 10 and 20, as in Clojure)."""
+    if value is None or is_map(value) or type(value) is list or type(value) is PVec:
         return value
-    raise PtcError("destructure_error", f"expected a map or nil, got {kind_name(value)}")
+    raise PtcError(
+        "destructure_error", f"expected a map, a vector or nil, got {kind_name(value)}"
+    )
 
 
 def _find(m: object, key: object) -> object:
     """The value under `key` read flexibly (`lookup.find_key`), or `NOT_FOUND`."""
     if m is None:
         return NOT_FOUND
+    tm = type(m)
+    if tm is list or tm is PVec:  # by index: an exact int in range (`lookup.get_flexible`)
+        items: Sequence[object] = m  # type: ignore[assignment]
+        return items[key] if type(key) is int and 0 <= key < len(items) else NOT_FOUND
     mapping: Mapping[object, object] = m  # type: ignore[assignment]  # checked by check_map
     found = find_key(mapping, key)
     return NOT_FOUND if found is NOT_FOUND else mapping[found]

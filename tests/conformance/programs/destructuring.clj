@@ -105,3 +105,7 @@
 (let [{:strs [id]} {:id 9}] id)
 ;; @ds-keys-snake
 (let [{:keys [user-id]} {"user_id" 5}] user-id)
+;; @ds-map-pattern-on-vector
+(let [{a 0 b 1 c 5 :or {c :none}} [10 20]
+      {:keys [x] :as whole} [1 2]]
+  [a b c x whole (map (fn [{f 0 s 1}] (+ f s)) [[1 2] [3 4]])])
