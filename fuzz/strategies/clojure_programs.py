@@ -56,8 +56,6 @@ DISABLED: dict[str, str] = {
     "unicode-regex-classes":
         "\\w \\s \\d and (?i) are Unicode-aware here, ASCII-only in Java: (re-seq #\"\\w+\" \"héllo\")"
         " [\"héllo\"] vs (\"h\" \"llo\") (target §9.15; not in divergences.md)",
-    "join-string":
-        "(str/join \"-\" \"abc\") is a type_error here, \"a-b-c\" in Clojure (GAP-S26)",
     "float-rem-edges":
         "rem/mod of floats is fmod here, n - d*(long)(n/d) in Clojure: (rem 1.0E21 3) 1.0 vs 0.0,"
         " (rem -1.5 0.75) -0.0 vs 0.0",

@@ -97,9 +97,8 @@ def _checked_size(who: str, size: int) -> None:
     groups=_BOTH,
 )
 def join(a: object, b: object = NOT_FOUND) -> str:
+    # a string joins its characters, as in Clojure (target §14 GAP-S26)
     sep, coll = ("", a) if b is NOT_FOUND else (a, b)
-    if type(coll) is str:
-        raise PtcError("type_error", "join: expected a collection, got string")
     sep_text = display(sep, MAX_RESULT_CHARS)
     items = seq_items(coll, "join")
     step = len(sep_text)
