@@ -40,6 +40,11 @@ _NEEDS_ESCAPE: Final = re.compile(r'["\\\n\t\r\b\f]')
 _COMPILED_NAME: Final = re.compile(r"^f\d+_(.+)$")
 
 
+#: The least positive float: its shortest text has one digit (`5e-324`), where Java's
+#: two digits are the closer 4.9 (every other one-digit float's two are `d.0`, as here).
+_MIN_SUBNORMAL: Final = 5e-324
+
+
 def format_float(x: float, readable: bool = True) -> str:
     """Java `Double.toString` text of `x` (specials as `##Inf` when `readable`)."""
     if x != x:
@@ -58,6 +63,8 @@ def format_float(x: float, readable: bool = True) -> str:
     _sign, digits, exponent = Decimal(r).as_tuple()
     ds = "".join(map(str, digits)).rstrip("0") or "0"
     assert isinstance(exponent, int)
+    if ax == _MIN_SUBNORMAL:  # Java's two digits of it (`Double.MIN_VALUE`): not 5.0E-324
+        return "-4.9E-324" if x < 0 else "4.9E-324"
     sci_exp = len(digits) + exponent - 1
     mantissa = ds[0] + "." + (ds[1:] or "0")
     return ("-" if x < 0 else "") + mantissa + "E" + str(sci_exp)

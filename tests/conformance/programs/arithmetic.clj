@@ -171,3 +171,5 @@
 (long 9223372036854775807)
 ;; @ar-long-nan
 (long ##NaN)
+;; @ar-str-smallest-floats
+[(str 4.9E-324) (str (- 4.9E-324)) (str (* 2 4.9E-324)) (str 1.5E-323) (str 1.0E-5) (pr-str 4.9E-324)]
