@@ -40,7 +40,8 @@ Deliberate errors (integer division by zero, arithmetic on nil) are generated no
 an error on both sides is agreement.
 
 `SWITCHES` names generator families that can be turned off; `DISABLED` lists those off by
-default because they expose a known, reported bug (turn them on once it is fixed).
+default: each differs from Clojure by a divergence documented in docs/divergences.md (a
+family that exposes a bug goes here too, until it is fixed).
 """
 
 from __future__ import annotations
@@ -54,11 +55,12 @@ SWITCHES = frozenset({"if-let", "numeric-comparator-on-strings", "float-rem-edge
 # Families that exposed a real bug and are off until it is fixed (name -> reason).
 DISABLED: dict[str, str] = {
     "unicode-regex-classes":
-        "\\w \\s \\d and (?i) are Unicode-aware here, ASCII-only in Java: (re-seq #\"\\w+\" \"héllo\")"
-        " [\"héllo\"] vs (\"h\" \"llo\") (target §9.15; not in divergences.md)",
+        "documented divergence (docs/divergences.md, target §9.15): \\w \\s \\d and (?i) are"
+        " Unicode-aware here, ASCII-only in Java: (re-seq #\"\\w+\" \"héllo\") [\"héllo\"] vs"
+        " (\"h\" \"llo\")",
     "float-rem-edges":
-        "rem/mod of floats is fmod here, n - d*(long)(n/d) in Clojure: (rem 1.0E21 3) 1.0 vs 0.0,"
-        " (rem -1.5 0.75) -0.0 vs 0.0",
+        "documented divergence (docs/divergences.md, target §9 rem): float rem/mod is fmod here,"
+        " n - d*(long)(n/d) in Clojure: (rem 1.0E21 3) 1.0 vs 0.0, (rem -1.5 0.75) -0.0 vs 0.0",
 }
 
 SCALARS = ("int", "float", "str", "kw", "bool")

@@ -173,3 +173,7 @@
 (long ##NaN)
 ;; @ar-str-smallest-floats
 [(str 4.9E-324) (str (- 4.9E-324)) (str (* 2 4.9E-324)) (str 1.5E-323) (str 1.0E-5) (pr-str 4.9E-324)]
+;; @ar-rem-float-exact
+[(rem 1.0E21 3) (mod 1.0E21 3) (rem 7.5 2) (mod -7.5 2)]
+;; @ar-rem-float-negative-zero
+[(str (rem -1.5 0.75)) (str (mod -1.5 0.75))]

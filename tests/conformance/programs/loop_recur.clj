@@ -73,3 +73,6 @@
 (loop [n 27 steps 0] (if (= n 1) steps (recur (if (even? n) (quot n 2) (inc (* 3 n))) (inc steps))))
 ;; @lr-running-max-vs-reductions
 (= (vec (rest (reductions max 0 [3 1 4 1 5]))) (loop [xs [3 1 4 1 5] m 0 out []] (if (empty? xs) out (let [m2 (max m (first xs))] (recur (rest xs) m2 (conj out m2))))))
+;; @lr-deep-non-tail-recursion
+(defn depth [n] (if (zero? n) 0 (inc (depth (dec n)))))
+(depth 1500)

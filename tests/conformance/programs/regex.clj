@@ -75,3 +75,7 @@
 (re-matches #"\d+" "12a")
 ;; @re-split-limit-regex
 (clojure.string/split "one  two   three" #"\s+" 2)
+;; @re-word-class-unicode
+(re-seq #"\w+" "héllo wörld")
+;; @re-digit-and-case-unicode
+[(re-find #"(?i)É" "é") (re-find #"\d" "٣")]
