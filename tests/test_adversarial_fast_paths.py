@@ -41,10 +41,12 @@ def test_a_closure_called_with_the_wrong_arity(src: str, like: str) -> None:
 #: The same for a map called as a fn (its fn is made in `as_fn`): Clojure's ArityException.
 @pytest.mark.parametrize(
     ("src", "count"),
-    [("({:a 1} :a 2 3)", " (3)"), ("({:a 1})", ""), ("(mapv {:a 1} [:a] [:b] [:c])", " (3)")],
+    [("({:a 1} :a 2 3)", "3"), ("({:a 1})", "0"), ("(mapv {:a 1} [:a] [:b] [:c])", "3")],
 )
 def test_a_map_called_with_the_wrong_arity(src: str, count: str) -> None:
-    assert outcome(src).endswith(f"arity_mismatch 1:1: wrong number of arguments{count}")
+    assert outcome(src).endswith(
+        f"arity_mismatch 1:1: a map called as a function takes 1 or 2 arguments, got {count}"
+    )
 
 
 #: A builtin under several names named its arity errors by the last one declared, so

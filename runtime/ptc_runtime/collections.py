@@ -318,8 +318,9 @@ class PSet:
     def __contains__(self, x: object) -> bool:
         return to_key(x) in self.m
 
-    def __call__(self, x: object, default: object = None) -> object:
-        return self.m.get(to_key(x), default)
+    def __call__(self, x: object) -> object:
+        # one argument only, as in Clojure (a set takes no default, unlike a map)
+        return self.m.get(to_key(x))
 
     def __eq__(self, other: object) -> bool:
         return _equality.eq(self, other)
@@ -526,10 +527,10 @@ def as_fn(f: object, who: str = "call") -> Callable[..., Any]:
         m = f
         get_flexible = _lookup.get_flexible
 
-        def lookup(k: object, default: object = None) -> object:
+        def map_as_fn(k: object, default: object = None) -> object:
             return get_flexible(m, k, default)
 
-        return lookup
+        return map_as_fn
     if t is Keyword or t is PSet:
         return f  # type: ignore[return-value]
     if t is list or t is PVec:
@@ -544,7 +545,7 @@ def as_fn(f: object, who: str = "call") -> Callable[..., Any]:
 def _vector_as_fn(v: list[object] | PVec) -> Callable[..., Any]:
     """`([10 20] 1)`: a vector called with an index (Clojure; GAP-S13 fixed)."""
 
-    def index(i: object) -> object:
+    def vector_as_fn(i: object) -> object:
         if type(i) is not int:
             raise PtcError(
                 "type_error",
@@ -554,7 +555,7 @@ def _vector_as_fn(v: list[object] | PVec) -> Callable[..., Any]:
             return v[i]
         raise PtcError("runtime_error", f"index {i} out of range for a vector of {len(v)} items")
 
-    return index
+    return vector_as_fn
 
 
 # Imported last: both modules import names from this one (see module docstring).

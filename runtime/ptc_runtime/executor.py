@@ -181,10 +181,17 @@ _NOT_CALLABLE = re.compile(r"^'(\w+)' object is not callable")
 # a keyword or a set called as a function with a wrong count: `(:k)`, `(apply :k [m d x])`,
 # `(reduce :k [])` (reduce calls (f) on an empty coll); Python counts `self` in "takes"
 _VALUE_CALL = re.compile(
-    r"^(Keyword|PSet)\.__call__\(\) (?:missing|takes from \d+ to \d+ positional arguments "
-    r"but (\d+))"
+    r"^(Keyword|PSet)\.__call__\(\) (?:missing|takes (?:from \d+ to )?\d+ positional "
+    r"arguments but (\d+))"
 )
-_VALUE_KIND = {"Keyword": "a keyword", "PSet": "a set"}
+#: What was called, and the counts it takes, by the Python name of its call: a keyword or
+#: a set (`__call__`), or the fns `collections.as_fn` makes of a map or a vector.
+_VALUE_KIND = {
+    "Keyword": "a keyword called as a function takes 1 or 2 arguments",
+    "PSet": "a set called as a function takes 1 argument",
+    "map_as_fn": "a map called as a function takes 1 or 2 arguments",
+    "vector_as_fn": "a vector called as a function takes 1 argument",
+}
 _PY_KIND = {
     "NoneType": "nil",
     "int": "number",
@@ -218,10 +225,7 @@ def _translate(exc: Exception, fn_names: Mapping[str, str]) -> PtcError:
         m = _VALUE_CALL.match(text)
         if m is not None:
             got = int(m.group(2)) - 1 if m.group(2) else 0
-            return PtcError(
-                "arity_mismatch",
-                f"{_VALUE_KIND[m.group(1)]} called as a function takes 1 or 2 arguments, got {got}",
-            )
+            return PtcError("arity_mismatch", f"{_VALUE_KIND[m.group(1)]}, got {got}")
         m = _NOT_CALLABLE.match(text)
         if m is not None:
             kind = _PY_KIND.get(m.group(1), "a value")
@@ -248,6 +252,9 @@ def _arity_error(py_name: str, text: str, fn_names: Mapping[str, str]) -> PtcErr
     count = f" ({got.group(1)})" if got else ""
     if py_name in fn_names:
         return PtcError("arity_mismatch", f"{fn_names[py_name]}: wrong number of arguments{count}")
+    kind = _VALUE_KIND.get(py_name) if py_name.endswith("_as_fn") else None
+    if kind is not None:
+        return PtcError("arity_mismatch", f"{kind}, got {got.group(1) if got else 0}")
     base_globals()
     name = _BUILTIN_NAMES.get(py_name)
     if name is not None:

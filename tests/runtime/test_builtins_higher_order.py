@@ -80,10 +80,15 @@ def test_higher_order(src: str, want: str) -> None:
     ("src", "message", "where"),
     [
         ("(reduce :k [])", "a keyword called as a function takes 1 or 2 arguments, got 0", (1, 1)),
-        ("(reduce #{} {})", "a set called as a function takes 1 or 2 arguments, got 0", (1, 1)),
+        ("(reduce #{} {})", "a set called as a function takes 1 argument, got 0", (1, 1)),
         ("(map :k [1] [2] [3])", "a keyword called as a function takes 1 or 2 arguments, got 3", (1, 1)),
         ("(let [f :k]\n  (apply f []))", "a keyword called as a function takes 1 or 2 arguments, got 0", (2, 3)),
-        ("(#{1} 1 2 3)", "a set called as a function takes 1 or 2 arguments, got 3", (1, 1)),
+        ("(#{1} 1 2 3)", "a set called as a function takes 1 argument, got 3", (1, 1)),
+        ("(#{1} 1 2)", "a set called as a function takes 1 argument, got 2", (1, 1)),  # as Clojure
+        ("({:a 1} :a 2 3)", "a map called as a function takes 1 or 2 arguments, got 3", (1, 1)),
+        ("(let [m {:a 1}]\n  (m))", "a map called as a function takes 1 or 2 arguments, got 0", (2, 3)),
+        ("([1 2] 0 1)", "a vector called as a function takes 1 argument, got 2", (1, 1)),
+        ("(mapv [1 2] [0] [1])", "a vector called as a function takes 1 argument, got 2", (1, 1)),
     ],
 )  # fmt: skip
 def test_keyword_or_set_called_with_a_wrong_count(
