@@ -7,6 +7,7 @@
     ptc check FILE
     ptc fuzz signatures [--examples N | --minutes M] [--seed S]
     ptc fuzz clojure [--programs N] [--seed S]... [--out FILE]
+    ptc fuzz bad-args [--calls N] [--seed S] [--only NAME]
     ptc agent run SPEC.json [--models FILE] [--model ALIAS] [--max-turns N] [-v]
 
 `run` prints `pr-str` of the value and exits 0, or prints `kind: code: message
@@ -196,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-e", "--expr")
     check.set_defaults(handler=cmd_check)
 
-    sub.add_parser("fuzz", help="fuzz campaigns (ptc fuzz signatures/clojure --help)")
+    sub.add_parser("fuzz", help="fuzz campaigns (ptc fuzz signatures/clojure/bad-args --help)")
     sub.add_parser("agent", help="run the agent loop (ptc agent run --help; docs/agents.md)")
     return parser
 
