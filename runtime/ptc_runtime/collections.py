@@ -497,7 +497,8 @@ def dissoc(m: object, k: object, who: str = "dissoc") -> object:
 
 
 def conj(coll: object, x: object, who: str = "conj") -> object:
-    """`(conj coll x)` for one item: vector append, set add, map entry/merge, nil -> [x]."""
+    """`(conj coll x)` for one item: vector append, set add, map entry/merge (nil adds none),
+    nil -> [x]."""
     t = type(coll)
     if t is list or t is PVec:
         return vec_conj(coll, x)  # type: ignore[arg-type]
@@ -514,6 +515,10 @@ def conj(coll: object, x: object, who: str = "conj") -> object:
             for k, v in x.items():  # type: ignore[attr-defined]
                 out = assoc(out, from_key(k), v, who)
             return out
+        if x is None:
+            # Clojure conjoins nil onto a map as no entries at all, so
+            # (into {} (map #(when (ok? %) [k v]) xs)) drops the nils (target §14 GAP-S76).
+            return coll
         raise PtcError(
             "type_error", f"{who}: a map takes [key value] entries or maps, got {kind_name(x)}"
         )

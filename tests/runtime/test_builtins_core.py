@@ -204,6 +204,9 @@ RESULTS: list[tuple[str, tuple[object, ...], str]] = [
     ("conj", ({A: 1}, [B, 2]), "{:a 1, :b 2}"),
     ("conj", ({"a": 1}, [A, 2]), '{"a" 2}'),
     ("conj", ({A: 1}, {B: 2}), "{:a 1, :b 2}"),
+    # nil onto a map adds no entry, as in Clojure (found by the Clojure campaign)
+    ("conj", ({A: 1}, None), "{:a 1}"),
+    ("conj", ({}, None, [A, 1], None), "{:a 1}"),
     ("assoc", ({"n": 1}, keyword("n"), 2), '{"n" 2}'),
     ("assoc", (None, A, 1), "{:a 1}"),
     ("assoc", ({A: 1}, B, 2, A, 3), "{:a 3, :b 2}"),
@@ -242,6 +245,7 @@ RESULTS: list[tuple[str, tuple[object, ...], str]] = [
     ("into", ([], [1, 2]), "[1 2]"),
     ("into", ([0], S(1)), "[0 1]"),
     ("into", ({}, [[A, 1], [B, 2]]), "{:a 1, :b 2}"),
+    ("into", ({}, [None, [A, 1], None]), "{:a 1}"),  # (into {} (map #(when ..) xs))
     ("into", ({"a": 0}, {A: 1}), '{"a" 1}'),
     ("into", ([], {A: 1}), "[[:a 1]]"),
     ("into", (S(1), [2, 1]), "#{1 2}"),

@@ -131,3 +131,7 @@
 (dissoc {"a" 1 "b" 2} "a")
 ;; @mp-empty-map-ops
 [(keys {}) (vals {}) (count {}) (seq {})]
+;; @mp-conj-nil-entry
+[(conj {:a 1} nil) (conj {} nil [:b 2] nil) (into {:a 1} [nil nil])]
+;; @mp-into-when-entries
+(into {} (map #(when (pos? %) [% (* % 10)]) [1 -1 2 0]))
