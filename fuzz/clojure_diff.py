@@ -62,15 +62,6 @@ def clojure_required() -> str:
     return str(conformance("suite").CLOJURE_REQUIRED)
 
 
-def _ours(result: ptc_compiler.RunResult) -> str:
-    if result.ok:
-        text = ptc_compiler.pr_str(result.value)
-        return text if not result.output else f"{text}   (printed {result.output!r})"
-    err = result.error
-    assert err is not None
-    return f"error {err.code}: {err.message}"
-
-
 def compare_one(pid: str, source: str, status: str, payload: str, output: str) -> Outcome:
     """Run `source` here and compare with Clojure's (status, payload, output)."""
     edn, compare = conformance("edn"), conformance("compare")
@@ -84,9 +75,9 @@ def compare_one(pid: str, source: str, status: str, payload: str, output: str) -
             value = edn.read(payload)
         except (ValueError, RecursionError) as exc:  # the test reader's limits, not ours
             return Outcome(pid, source, f"{theirs}   (unreadable here: {type(exc).__name__})",
-                           _ours(result), False)
+                           compare.describe_ours(result), False)
         agree = bool(result.ok and compare.same(value, result.value) and result.output == output)
-    return Outcome(pid, source, theirs, _ours(result), agree)
+    return Outcome(pid, source, theirs, compare.describe_ours(result), agree)
 
 
 def run_programs(

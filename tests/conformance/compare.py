@@ -25,6 +25,7 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import edn
 
+from ptc_compiler import RunResult, pr_str
 from ptc_runtime.collections import PSet, from_key
 from ptc_runtime.regexp import Regex
 from ptc_runtime.values import Keyword, SymbolRef, VarRef
@@ -93,6 +94,17 @@ def canon_ptc(v: object) -> Canon:
     if isinstance(v, Sequence):
         return ("seq", tuple(canon_ptc(x) for x in v))
     return ("opaque", "object")
+
+
+def describe_ours(result: RunResult) -> str:
+    """Our result as a line of a disagreement report: the value as PTC prints it (and what
+    the program printed), or the error's code and message."""
+    if result.ok:
+        text = pr_str(result.value)
+        return text if not result.output else f"{text}   (printed {result.output!r})"
+    err = result.error
+    assert err is not None
+    return f"error {err.code}: {err.message}"
 
 
 def same(clojure_value: object, ptc_value: object) -> bool:

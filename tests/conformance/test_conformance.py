@@ -13,7 +13,7 @@ import os
 
 import edn
 import pytest
-from compare import canon_edn, canon_ptc, same
+from compare import canon_edn, canon_ptc, describe_ours, same
 from suite import (
     CLOJURE_REQUIRED,
     Divergence,
@@ -53,15 +53,6 @@ def test_divergences_name_programs() -> None:
         assert d.output is None or d.ptc is not None, pid
 
 
-def _ours(result: ptc_compiler.RunResult) -> str:
-    if result.ok:
-        text = ptc_compiler.pr_str(result.value)
-        return text if not result.output else f"{text}   (printed {result.output!r})"
-    err = result.error
-    assert err is not None
-    return f"error {err.code}: {err.message}"
-
-
 def _theirs(r: OracleResult) -> str:
     if r.status == "error":
         return f"error {r.payload}"
@@ -81,7 +72,7 @@ def _check_divergence(p: Program, d: Divergence, result: ptc_compiler.RunResult,
             met = met and result.output == d.output
             documented += f"   (printed {d.output!r})"
     if not met:
-        pytest.fail(f"{where}documented ours: {documented}\nactual ours:     {_ours(result)}",
+        pytest.fail(f"{where}documented ours: {documented}\nactual ours:     {describe_ours(result)}",
                     pytrace=False)
     agrees = (clj.status == "error" and not result.ok) or (
         clj.status == "ok" and result.ok and same(edn.read(clj.payload), result.value)
@@ -100,7 +91,7 @@ def test_program(program: Program, oracle: dict[str, OracleResult]) -> None:
         _check_divergence(program, divergence, result, clj)
         return
     message = (f"program {program.id} [{program.area}]\n{program.source}\n"
-               f"clojure: {_theirs(clj)}\nours:    {_ours(result)}")
+               f"clojure: {_theirs(clj)}\nours:    {describe_ours(result)}")
     if clj.status == "error":
         agree = not result.ok
     else:
