@@ -36,6 +36,24 @@ target's §13, all listed in docs/divergences.md):
 * lazy or infinite sequences (decision 22: no `iterate`), `try` (decision 23), tools, time,
   randomness, and names that are not builtins here (`take-nth`, `letfn`, `dotimes`, `char`).
 
+Beyond the core shapes, the `wide_*` families cover clojure.walk (postwalk, prewalk,
+keywordize-keys, stringify-keys, postwalk-replace, prewalk-replace), set/select, subset? and
+superset?, key/val, merge-with with several functions and maps, update/update-in with extra
+arguments, assoc-in/update-in making new levels, get-in with defaults, compare by its sign,
+bit operations, characters as one-character strings, str/escape, regex groups, re-pattern,
+closures and functions returning functions, comp/partial/every-pred/some-fn of several
+functions, some->>/cond->>, when-some, do, nested destructuring, doseq/for with :let :when
+:while, and string-keyed records read with `get`. Further shapes they never build:
+
+* a number key in postwalk-replace over values holding floats (decision 4), keyword
+  replacements that collide with existing keys (which entry wins follows hash order past 8
+  keys in Clojure, decision 6), keyword reads of string keys (decision 5);
+* keywordize-keys of computed string keys (a string that is no keyword name stays a string
+  here, decision 12); `key` of a plain vector (target GAP-S17: accepted here);
+* a bare `#()` as a threading step (docs/divergences.md, §5.16); println inside a function a
+  lazy sequence calls (Clojure prints as it realises chunks); `letfn`, `atom`,
+  `sorted-map`, clojure.set's project/rename-keys/index/map-invert/join (not in the target).
+
 Deliberate errors (integer division by zero, arithmetic on nil) are generated now and then:
 an error on both sides is agreement.
 
@@ -106,6 +124,15 @@ GROUP_REPLACEMENTS = ('"$2$1"', '"<$1>"')
 INDEX_SUBS = ('"a"', '","', '"z"')
 JOIN_SEPS = ('', '", " ', '"-" ')
 SPLIT_REGEXES = ('#","', '#" "', '#"\\s+"', '#"b"')
+# Character-keyed maps for str/escape: no \n \t \s \b \o \u (special or prefixes in readers).
+ESCAPES = ('{\\a "4" \\e "3"}', '{\\space "_" \\l "L"}', '{\\c nil \\x "X" \\z "Z"}',
+           '{\\" "\'" \\, ";"}')
+# Regexes with groups, matched against ASCII literals (classes spelled out: target §9.15).
+GROUP_FIND = ('#"([a-z]+)([0-9]*)"', '#"([a-z])(x)?"', '#"(a|b)+"', '#"([A-Z])([a-z]+)"')
+GROUP_MATCH = ('#"([a-z]+)"', '#"([a-z]+) ([a-z]+)"', '#"(.*),(.*)"', '#"([A-Za-z]+)([0-9]*)"',
+               '#"(a)?bc"')
+GROUP_SEQ = ('#"([a-z]+)([0-9]*)"', '#"([a-z])([a-z])"', '#"(l+)"')
+PATTERN_TEXTS = ('"[a-z]+"', '(str "[" "aeiou" "]+")', '"a.c"', '"(?:ab)+"')
 
 
 def kind(t: str) -> str:
@@ -327,7 +354,10 @@ class Gen:
         if t == "opt<int>" or t == "opt<str>":
             name = self.fresh("w")
             inner = elem(t)
-            return f"(when-let [{name} {g(t, d - 1, env)}] {g(inner, d - 1, env.bind(name, inner))})"
+            form = self.rng.choice(("when-let", "when-some"))
+            return f"({form} [{name} {g(t, d - 1, env)}] {g(inner, d - 1, env.bind(name, inner))})"
+        if self.chance(0.2):  # a do body: the first value is dropped, its errors are not
+            return f"(do {g(self.rng.choice(('int', 'str', 'vec<int>')), d - 1, env)} {g(t, d - 1, env)})"
         return f"(if-not {g('bool', d - 1, env)} {g(t, d - 1, env)} {g(t, d - 1, env)})"
 
     # ------------------------------------------------------------------ scalars
@@ -393,6 +423,7 @@ class Gen:
             lambda: f"(or (when-first [w {g('seq<int>', c, env)}] (inc w)) 0)",
             lambda: f"(bit-shift-left {r.randint(0, 50)} {r.randint(0, 8)})",
             lambda: f"(long {self.clamped_float(c, env)})",
+            *self.wide_int(c, env),
         ]
         if self.chance(0.03):  # deliberate error cases: both sides must fail
             return r.choice((f"(quot {g('int', c, env)} 0)", f"(mod {g('int', c, env)} 0)",
@@ -521,6 +552,7 @@ class Gen:
             lambda: f"(str/join {r.choice(JOIN_SEPS)}{s()})" if self.on("join-string") else f"(str/join {r.choice(JOIN_SEPS)}(seq {s()}))",
             lambda: f"(let [{{a :a b :b :or {{b {g('str', 0, env)}}}}} {g('map<str>', c, env)}] (str a b))",
             lambda: f"(if-some [v {g('opt<str>', c, env)}] (str/upper-case v) \"none\")",
+            *self.wide_str(c, env),
         ]
         return self.pick(opts)
 
@@ -535,6 +567,10 @@ class Gen:
             lambda: f"(or (first (sort {g('seq<kw>', c, env)})) :none)",
             lambda: f"(case {g('int', c, env)} 0 :zero 1 :one :many)",
             lambda: f"(get {{:a :x :b :y}} {g('kw', c, env)} :z)",
+            lambda: (f"(or (some->> (seq (sort-by key {g('map<int>', c, env)})) (apply max-key val) key) "
+                     f":none)"),
+            # key of a plain vector is accepted here (target GAP-S17), a ClassCastException there
+            lambda: (lambda e: f"(if-let [{e} (find {g('map<int>', c, env)} :{r.choice(MAP_KEYS)})] (key {e}) :none)")(self.fresh("e")),
         ]
         return self.pick(opts)
 
@@ -568,6 +604,7 @@ class Gen:
             lambda: f"({g('fn<int;bool>', c, env)} {g('int', c, env)})",
             lambda: f"(distinct? {g('int', c, env)} {g('int', c, env)})",
             lambda: f"(true? {g('bool', c, env)})",
+            *self.wide_bool(c, env),
         ]
         return self.pick(opts)
 
@@ -663,6 +700,10 @@ class Gen:
         if e.startswith("vec<"):
             ie = elem(e)
             opts += [lambda: f"(mapv vec (partition-all {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)}))"]
+        if e == "rec":
+            opts.append(lambda: f"(walk/keywordize-keys {g('vec<srec>', c, env)})")
+        if e == "srec":
+            opts.append(lambda: f"(walk/stringify-keys {g('vec<rec>', c, env)})")
         if e.startswith("entry<"):
             opts = [lambda: f"(vec (sort-by key {g(f'map<{elem(e)}>', c, env)}))"]
         return self.pick(opts)
@@ -778,6 +819,7 @@ class Gen:
             opts += [lambda: w(f"(partition-all {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})"),
                      lambda: w(f"(partition {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})"),
                      lambda: w(f"(partition {r.randint(1, 3)} {r.randint(1, 3)} {g(f'seq<{ie}>', c, env)})")]
+        opts += self.wide_seq(t, c, env)
         return self.pick(opts)
 
     def class_regex(self) -> str:
@@ -827,6 +869,8 @@ class Gen:
             y = self.fresh("y")
             binds += f" :let [{y} {g('int', c - 1, inner)}]"
             inner = inner.bind(y, "int")
+        if self.chance(0.25):
+            binds += f" :while {g('bool', c - 1, inner)}"
         if self.chance(0.5):
             binds += f" :when {g('bool', c - 1, inner)}"
         if self.chance(0.2):
@@ -886,6 +930,11 @@ class Gen:
                      lambda: f"(set (mapcat :tags {g('vec<rec>', c, env)}))"]
         if e == "int":
             opts.append(lambda: f"(set (vals {g('map<int>', c, env)}))")
+            opts.append(lambda: f"(set (map val {g('map<int>', c, env)}))")
+        if e == "kw":
+            opts.append(lambda: f"(set (map key {g('map<int>', c, env)}))")
+        opts += [lambda: f"(set/select {g(f'fn<{e};bool>', c, env)} {g(t, c, env)})",
+                 lambda: f"(into {g(t, c, env)} {g(t, c, env)})"]
         return self.pick(opts)
 
     def g_map(self, t: str, d: int, env: Env) -> str:
@@ -927,6 +976,7 @@ class Gen:
             ]
         if v.startswith("vec<"):
             opts += [lambda: f"(group-by {g(f'fn<{elem(v)};kw>', c, env)} {g(f'seq<{elem(v)}>', c, env)})"]
+        opts += self.wide_map(t, c, env)
         return self.pick(opts)
 
     def g_smap(self, t: str, d: int, env: Env) -> str:
@@ -954,6 +1004,7 @@ class Gen:
             opts += [lambda: f"(group-by :{r.choice(('dept', 'name'))} {g('seq<rec>', c, env)})"]
         if v == "float":
             opts += [lambda: f"(update-vals (group-by :dept {g('vec<rec>', c, env)}) #(reduce + 0.0 (map :price %)))"]
+        opts += self.wide_smap(t, c, env)
         return self.pick(opts)
 
     def g_rec(self, t: str, d: int, env: Env) -> str:
@@ -969,6 +1020,7 @@ class Gen:
             lambda: f"(merge {g('rec', c, env)} {{:qty {g('int', c, env)}}})",
             lambda: f"(or (first {g('seq<rec>', c, env)}) {self.rec_lit()})",
             lambda: f"(dissoc {g('rec', c, env)} :score)",
+            *self.wide_rec(c, env),
         ]
         return self.pick(opts)
 
@@ -1022,10 +1074,15 @@ class Gen:
             lambda: f"(reduce (fn [m {{:keys [dept qty]}}] (update m dept (fnil conj []) qty)) {{}} {recs()})",
             lambda: f"(update-vals (group-by :dept {recs()}) #(mapv :id %))",
             lambda: f"(into {{}} (filter (fn [[k v]] (even? v)) {g('map<int>', c, env)}))",
+            *self.wide_obj(c, env),
         ]
         return self.pick(opts)
 
     def g_srec(self, t: str, d: int, env: Env) -> str:
+        if self.chance(0.15):
+            return f"(walk/stringify-keys {self.gen('rec', d - 1, env)})"
+        if self.chance(0.1):
+            return f"(update {self.gen('srec', d - 1, env)} \"qty\" + {self.gen('int', d - 1, env)} 1)"
         return self.srec_lit() if self.chance(0.7) else (
             f"(assoc {self.gen('srec', d - 1, env)} \"qty\" {self.gen('int', d - 1, env)})")
 
@@ -1037,6 +1094,10 @@ class Gen:
     def g_fn(self, t: str, d: int, env: Env) -> str:
         a, b = args_of(t)
         r = self.rng
+        if d >= 2 and self.chance(0.1):
+            made = self.composed_fn(a, b, d, env)
+            if made is not None:
+                return made
         named = self.named_fns(a, b)
         if named and self.chance(0.35):
             return r.choice(named)
@@ -1123,6 +1184,376 @@ class Gen:
             return f"(fn [{acc} {{:keys [{' '.join(picks)}]}}] {self.gen(acc_t, d - 1, body_env)})"
         return f"(fn [{acc} {x}] {self.gen(acc_t, d - 1, env.bind(acc, acc_t).bind(x, x_t))})"
 
+    # ------------------------------------------------------------------ widened families
+    # The second campaign's families: clojure.walk, clojure.set beyond the three set
+    # operations, key/val, merge-with with several functions, update/update-in with extra
+    # arguments, new levels made by assoc-in/update-in, compare by sign only (our compare is
+    # -1/0/1, Clojure's a distance: target §4.4), bit operations, characters as one-character
+    # strings (decision 25), closures and functions returning functions, apply/partial/comp/
+    # every-pred/some-fn with several arguments, some->>/cond->>, nested destructuring and
+    # string-keyed records read with get. What they avoid is said where they avoid it.
+
+    def wide_int(self, c: int, env: Env) -> list[Callable[[], str]]:
+        """Int-valued shapes of the widened families."""
+        g, r = self.gen, self.rng
+        i: Callable[[], str] = lambda: g("int", c, env)  # noqa: E731
+        f: Callable[[], str] = lambda: g("fn<int;int>", c, env)  # noqa: E731
+        p: Callable[[], str] = lambda: g("fn<int;bool>", c, env)  # noqa: E731
+        return [
+            lambda: f"(count (set/select {p()} {g('set<int>', c, env)}))",
+            self.compare_sign(c, env),
+            lambda: f"(apply {r.choice(('+', 'max', 'min'))} {i()} {i()} {g('seq<int>', c, env)})",
+            lambda: f"((partial {r.choice(('+', 'max', 'min', '-'))} {i()} {i()}) {i()} {i()})",
+            lambda: f"((comp {f()} {f()} {f()}) {i()})",
+            self.closure_int(c, env),
+            # The step is wrapped in a call: a bare #() step differs (docs/divergences.md, §5.16).
+            lambda: f"(or (some->> {g('seq<int>', c, env)} (filter {p()}) first ({f()})) -1)",
+            lambda: (f"(cond->> {g('seq<int>', c, env)} {g('bool', c, env)} (map {f()}) "
+                     f"{g('bool', c, env)} (filter {p()}) true (reduce + 0))"),
+            # Shifts stay small: a long overflows in Clojure (decision 27: not here).
+            lambda: f"(bit-not {i()})",
+            lambda: f"(bit-shift-right {i()} {r.randint(0, 8)})",
+            lambda: f"({r.choice(('bit-set', 'bit-clear', 'bit-flip'))} {i()} {r.randint(0, 12)})",
+            lambda: f"(bit-and-not {i()} {i()})",
+            lambda: f"(if (bit-test {i()} {r.randint(0, 6)}) 1 0)",
+            lambda: f"(reduce + (map val {g('map<int>', c, env)}))",
+            lambda: f"(count (filter (comp even? val) {g('map<int>', c, env)}))",
+            lambda: f"(count (distinct (map #(select-keys % [:dept :active]) {g('vec<rec>', c, env)})))",
+            lambda: (f"(->> {g('vec<srec>', c, env)} (filter #(get % \"active\")) "
+                     f"(map #(get % \"qty\")) (reduce + 0))"),
+            lambda: f"(reduce + 0 (map #(get % \"score\" 0) {g('vec<srec>', c, env)}))",
+            lambda: f"(count (get-in {g('map<map<int>>', c, env)} [:{r.choice(MAP_KEYS)}] {{}}))",
+            self.nested_destructure(c, env),
+            lambda: f"(int (Math/{r.choice(('ceil', 'floor'))} {self.clamped_float(c, env)}))",
+            lambda: f"(count (walk/keywordize-keys {g('smap<int>', c, env)}))",
+            lambda: (f"(reduce + 0 (flatten (vals (walk/postwalk (fn [x] (if (number? x) (inc x) x)) "
+                     f"{g('map<vec<int>>', c, env)}))))"),
+            # max-key/min-key keep the last of equal keys on both sides: :id shows which.
+            lambda: (f"(:id (apply {r.choice(('max-key', 'min-key'))} :qty {g('rec', c, env)} "
+                     f"{g('rec', c, env)} {g('seq<rec>', c, env)}))"),
+            lambda: f"(count (filter #(= % \\a) {g('str', c, env)}))",
+            lambda: (lambda w: f"(or (when-some [{w} {g('opt<int>', c, env)}] (inc {w})) 0)")(self.fresh("w")),
+            lambda: (lambda w: f"(when-some [{w} {g('bool', c, env)}] (if {w} 1 2))")(self.fresh("w")),
+            lambda: f"(count (set/union {g('set<int>', c, env)} (set/select {p()} {g('set<int>', c, env)})))",
+        ]
+
+    def compare_sign(self, c: int, env: Env) -> Callable[[], str]:
+        """The sign of a compare: Clojure's result is a distance for strings and keywords."""
+        def make() -> str:
+            # No floats: compare with NaN is a documented gap (target §14 DIV-33).
+            t = self.rng.choice(("str", "kw", "int", "bool", "vec<int>", "opt<int>", "opt<str>",
+                                 "vec<str>"))
+            n = self.fresh("cmp")
+            return (f"(let [{n} (compare {self.gen(t, c, env)} {self.gen(t, c, env)})] "
+                    f"(cond (pos? {n}) 1 (neg? {n}) -1 :else 0))")
+        return make
+
+    def closure_int(self, c: int, env: Env) -> Callable[[], str]:
+        """Closures: a function returning a function, and functions capturing loop variables."""
+        def make() -> str:
+            g, r = self.gen, self.rng
+            f, k, x, fs, h = (self.fresh(b) for b in ("mk", "k", "x", "fs", "h"))
+            n = r.randint(0, 5)
+            op = r.choice(("+", "-", "max"))
+            pick = r.randrange(3)
+            if pick == 0:
+                return (f"(let [{f} (fn [{k}] (fn [{x}] ({op} {x} {k})))] "
+                        f"(({f} {g('int', c, env)}) {g('int', c, env)}))")
+            if pick == 1:
+                return (f"(reduce + 0 (map (fn [{h}] ({h} {g('int', c, env)})) "
+                        f"(for [{k} (range {n})] (fn [{x}] ({op} {x} {k})))))")
+            return (f"(loop [{k} 0 {fs} []] (if (< {k} {n}) (recur (inc {k}) (conj {fs} (fn [] (* {k} {k})))) "
+                    f"(reduce + 0 (map (fn [{h}] ({h})) {fs}))))")
+        return make
+
+    def nested_destructure(self, c: int, env: Env) -> Callable[[], str]:
+        """Vectors inside maps, maps inside vectors, a rest map (target §14 GAP-S119)."""
+        def make() -> str:
+            g, r = self.gen, self.rng
+            a, b, x, y, more = (self.fresh(s) for s in ("a", "b", "x", "y", "more"))
+            pick = r.randrange(3)
+            if pick == 0:
+                return (f"(let [{{{{:keys [a b] :or {{a 0 b 0}}}} :m [{x} {y} & {more}] :v}} "
+                        f"{{:m {g('map<int>', c, env)} :v {g('seq<int>', c, env)}}}] "
+                        f"(+ a b (or {x} 0) (or {y} 0) (count {more})))")
+            if pick == 1:
+                return (f"(let [[{a} & {{:keys [x y] :or {{y {r.randint(0, 9)}}}}}] "
+                        f"[{g('int', c, env)} :x {g('int', c, env)}]] (+ {a} x y))")
+            return (f"(let [[[{a} {b}] {{:keys [qty]}} & {more}] [{g('vec<int>', c, env)} "
+                    f"{g('rec', c, env)} {g('int', c, env)}]] (+ (or {a} 0) (or {b} 0) qty (count {more})))")
+        return make
+
+    def wide_bool(self, c: int, env: Env) -> list[Callable[[], str]]:
+        """Bool-valued shapes of the widened families."""
+        g, r = self.gen, self.rng
+        st = r.choice(("set<int>", "set<str>", "set<kw>"))
+        p: Callable[[], str] = lambda: g("fn<int;bool>", c, env)  # noqa: E731
+        t = r.choice(("str", "kw", "int", "vec<int>", "opt<str>"))
+        return [
+            lambda: f"(set/{r.choice(('subset?', 'superset?'))} {g(st, c, env)} {g(st, c, env)})",
+            lambda: f"({r.choice(('pos?', 'neg?', 'zero?'))} (compare {g(t, c, env)} {g(t, c, env)}))",
+            lambda: f"((every-pred {p()} {p()} {p()}) {g('int', c, env)})",
+            lambda: f"((some-fn {p()} {p()} {p()}) {g('int', c, env)})",
+            lambda: f"(some? (re-matches {r.choice(GROUP_MATCH)} {self.str_lit_ascii()}))",
+            lambda: f"(boolean (some #(= % \\a) {g('str', c, env)}))",
+            lambda: f"(contains? (walk/stringify-keys {g('map<int>', c, env)}) \"{r.choice(MAP_KEYS)}\")",
+            lambda: (lambda m: f"(let [{m} {g('map<int>', c, env)}] "
+                               f"(= {m} (walk/keywordize-keys (walk/stringify-keys {m}))))")(self.fresh("m")),
+            lambda: f"(every? #(get % \"active\") {g('vec<srec>', c, env)})",
+        ]
+
+    def wide_str(self, c: int, env: Env) -> list[Callable[[], str]]:
+        """String-valued shapes of the widened families."""
+        g, r = self.gen, self.rng
+        s: Callable[[], str] = lambda: g("str", c, env)  # noqa: E731
+        sf: Callable[[], str] = lambda: g("fn<str;str>", c, env)  # noqa: E731
+        ch = self.fresh("ch")
+        return [
+            lambda: f"(str/escape {s()} {r.choice(ESCAPES)})",
+            lambda: f"(str/escape {s()} (fn [{ch}] (when (= {ch} \\e) \"E\")))",
+            lambda: f"(or (second (re-find {r.choice(GROUP_FIND)} {self.str_lit_ascii()})) \"none\")",
+            lambda: f"(or (last (re-matches {r.choice(GROUP_MATCH)} {self.str_lit_ascii()})) \"none\")",
+            lambda: f"(str (re-find (re-pattern {r.choice(PATTERN_TEXTS)}) {self.str_lit_ascii()}))",
+            lambda: f"(format \"{r.choice(('%5s|', '%-5s|', '%s=%s', '%-8s|%3s'))}\" {s()} {s()})",
+            lambda: f"(str/join \",\" (map (comp name key) (sort-by key {g('map<int>', c, env)})))",
+            lambda: f"(get (walk/stringify-keys {g('rec', c, env)}) \"name\")",
+            lambda: f"(apply str {s()} {s()} {g('seq<str>', c, env)})",
+            lambda: f"((partial str {s()} {s()}) {s()})",
+            lambda: f"(or (some->> {g('opt<str>', c, env)} str/trim not-empty str/upper-case) \"none\")",
+            lambda: f"(apply str (map (fn [{ch}] (if (= {ch} \\space) \\_ {ch})) {s()}))",
+            lambda: f"(apply str (remove #{{\\a \\e \\space}} {s()}))",
+            lambda: f"(str \\x {s()} \\y)",
+            lambda: f"(str/join \"-\" (map str {s()}))",
+            lambda: (lambda a, b: f"(let [[{a} {b}] (str/split {s()} #\",\")] (str {b} \"/\" {a}))")(
+                self.fresh("a"), self.fresh("b")),
+            lambda: f"(get-in {g('rec', c, env)} [:tags {r.randint(0, 2)}] \"none\")",
+            lambda: f"((comp {sf()} {sf()} {sf()}) {s()})",
+            lambda: f"(or (get {g('srec', c, env)} \"{r.choice(('name', 'nick'))}\") \"?\")",
+            lambda: f"(str/join \",\" (map #(get % \"name\") (sort-by #(get % \"qty\") {g('vec<srec>', c, env)})))",
+            lambda: (f"(or (some->> (seq (sort-by key {g('map<int>', c, env)})) (apply max-key val) key name) "
+                     f"\"none\")"),
+        ]
+
+    def wide_map(self, t: str, c: int, env: Env) -> list[Callable[[], str]]:
+        """Keyword-keyed map shapes of the widened families (`t` is ``map<V>``)."""
+        g, r = self.gen, self.rng
+        v = elem(t)
+        k: Callable[[], str] = lambda: ":" + r.choice(MAP_KEYS)  # noqa: E731
+        m: Callable[[], str] = lambda: g(t, c, env)  # noqa: E731
+        opts: list[Callable[[], str]] = [
+            lambda: f"(into {m()} {m()})",
+            # Literal keys only: a string that is no keyword name stays a string here
+            # (docs/divergences.md keywordize-keys, decision 12), as (frequencies strs) can make.
+            lambda: f"(walk/keywordize-keys {self.smap_lit(v, env, c)})",
+            # New keys never collide with old ones: which of two colliding entries wins follows
+            # iteration order, hash order in Clojure past 8 keys (decision 6).
+            lambda: f"(walk/postwalk-replace {{:a :aa :c :cc}} {m()})",
+            lambda: f"(into {{}} (map (juxt key (comp {g(f'fn<{v};{v}>', c, env)} val)) {m()}))",
+            lambda: f"(merge-with (fn [_ b] b) {m()} {m()})",
+            lambda: f"(select-keys {m()} [{k()} :zz {k()}])",
+        ]
+        if v in ("int", "float"):
+            opts += [
+                lambda: f"(merge-with {r.choice(('max', 'min', '-', '(fn [a _] a)'))} {m()} {m()})",
+                lambda: f"(merge-with + {m()} {m()} {m()})",
+                lambda: f"(update {m()} {k()} (fnil + 0) {g(v, c, env)} {g(v, c, env)})",
+                lambda: f"(apply merge-with + {m()} {g(f'vec<map<{v}>>', c, env)})",
+            ]
+        if v == "int":
+            kk, x = self.fresh("k"), self.fresh("x")
+            opts += [
+                # nil entries are dropped by into (a bug this campaign found).
+                lambda: f"(into {{}} (map (fn [[{kk} {x}]] (when (pos? {x}) [{kk} {x}])) {m()}))",
+                lambda: f"(reduce-kv (fn [acc {kk} {x}] (if (even? {x}) (assoc acc {kk} {x}) acc)) {{}} {m()})",
+                lambda: f"(walk/postwalk (fn [{x}] (if (int? {x}) (* 2 {x}) {x})) {m()})",
+                lambda: f"(update-vals (group-by {g('fn<int;kw>', c, env)} {g('seq<int>', c, env)}) (partial reduce + 0))",
+                lambda: (f"(reduce (fn [acc r] (update acc (keyword (:dept r)) (fnil + 0) (:qty r))) "
+                         f"{{}} {g('vec<rec>', c, env)})"),
+            ]
+        if v.startswith("map<"):
+            iv = elem(v)
+            opts += [
+                lambda: f"(assoc-in {{}} [{k()} {k()}] {g(iv, c, env)})",
+                lambda: f"(update {m()} {k()} merge {g(v, c, env)})",
+                lambda: f"(walk/keywordize-keys (walk/stringify-keys {m()}))",
+            ]
+            if iv == "int":
+                opts.append(lambda: f"(update-in {m()} [{k()} {k()}] (fnil + 0) {g('int', c, env)} {g('int', c, env)})")
+        if v.startswith("vec<"):
+            opts.append(lambda: f"(merge-with (comp vec concat) {m()} {m()})")
+        return opts
+
+    def wide_smap(self, t: str, c: int, env: Env) -> list[Callable[[], str]]:
+        """String-keyed map shapes of the widened families (`t` is ``smap<V>``)."""
+        g, r = self.gen, self.rng
+        v = elem(t)
+        opts: list[Callable[[], str]] = [
+            lambda: f"(walk/stringify-keys {g(f'map<{v}>', c, env)})",
+            lambda: f"(into {g(t, c, env)} {g(t, c, env)})",
+        ]
+        if v in ("int", "float"):
+            opts.append(lambda: f"(merge-with {r.choice(('+', 'max', 'min'))} {g(t, c, env)} {g(t, c, env)})")
+        if v == "int":
+            recs: Callable[[], str] = lambda: g("vec<srec>", c, env)  # noqa: E731
+            opts += [
+                lambda: f"(frequencies (map #(get % \"dept\") {recs()}))",
+                lambda: f"(update-vals (group-by #(get % \"dept\") {recs()}) count)",
+                lambda: (f"(reduce (fn [acc r] (update acc (get r \"dept\") (fnil + 0) (get r \"qty\"))) "
+                         f"{{}} {recs()})"),
+                lambda: f"(into {{}} (map (juxt #(get % \"name\") #(get % \"id\")) {recs()}))",
+            ]
+        return opts
+
+    def wide_rec(self, c: int, env: Env) -> list[Callable[[], str]]:
+        """Record shapes of the widened families."""
+        g, r = self.gen, self.rng
+        rec: Callable[[], str] = lambda: g("rec", c, env)  # noqa: E731
+        x = self.fresh("x")
+        return [
+            lambda: f"(walk/keywordize-keys {g('srec', c, env)})",
+            lambda: f"(walk/postwalk-replace {{\"eng\" \"ENG\" \"vip\" \"VIP\" \"ann\" \"Ann\"}} {rec()})",
+            lambda: f"(walk/prewalk (fn [{x}] (if (string? {x}) (str/upper-case {x}) {x})) {rec()})",
+            lambda: f"(walk/postwalk (fn [{x}] (if (int? {x}) (inc {x}) {x})) {rec()})",
+            lambda: f"(update {rec()} :qty + {g('int', c, env)} {g('int', c, env)})",
+            lambda: f"(update {rec()} :tags conj {g('str', c, env)} {g('str', c, env)})",
+            lambda: f"(update {rec()} :price * {r.choice(('2', '0.5', '3'))})",
+            lambda: f"(merge-with (fn [_ b] b) {rec()} {rec()})",
+            lambda: f"(into {rec()} {{:qty {g('int', c, env)}}})",
+            lambda: f"(apply max-key :id {rec()} {g('seq<rec>', c, env)})",
+        ]
+
+    def wide_seq(self, t: str, c: int, env: Env) -> list[Callable[[], str]]:
+        """Sequence shapes of the widened families (`t` is ``seq<E>``)."""
+        g, r = self.gen, self.rng
+        e = elem(t)
+        same: Callable[[], str] = lambda: g(r.choice((t, f"vec<{e}>")), c, env)  # noqa: E731
+        opts: list[Callable[[], str]] = []
+        if e == "int":
+            f: Callable[[], str] = lambda: g("fn<int;int>", c, env)  # noqa: E731
+            p: Callable[[], str] = lambda: g("fn<int;bool>", c, env)  # noqa: E731
+            h, k, x, mk = self.fresh("h"), self.fresh("k"), self.fresh("x"), self.fresh("mk")
+            opts += [
+                lambda: f"(map val (sort-by key {g('map<int>', c, env)}))",
+                lambda: f"(sort-by (juxt {f()} identity) {same()})",
+                lambda: f"(map (fn [{h}] ({h} {g('int', c, env)})) [{f()} {f()} {f()}])",
+                lambda: f"(map (partial + {g('int', c, env)} {g('int', c, env)}) {same()})",
+                lambda: f"(map (comp {f()} {f()} {f()}) {same()})",
+                lambda: f"(filter (every-pred {p()} {p()} {p()}) {same()})",
+                lambda: f"(remove (some-fn {p()} {p()} {p()}) {same()})",
+                lambda: f"(mapcat (juxt identity {f()}) {same()})",
+                lambda: f"(reductions {g('fn2<int;int;int>', c, env)} {g('int', c, env)} {same()})",
+                lambda: f"(walk/postwalk (fn [{x}] (if (int? {x}) (- {x}) {x})) {same()})",
+                lambda: f"(cond->> {same()} {g('bool', c, env)} (map {f()}) {g('bool', c, env)} (filter {p()}) {g('bool', c, env)} (take {r.randint(0, 4)}))",
+                lambda: f"(let [{mk} (fn [{k}] (fn [{x}] (+ {x} {k})))] (map ({mk} {g('int', c, env)}) {same()}))",
+                lambda: f"(map (fn [{h}] ({h} {g('int', c, env)})) (for [{k} (range {r.randint(0, 5)})] (fn [{x}] (* {x} {k}))))",
+                lambda: f"(map #(get % \"qty\") (filter #(get % \"active\") {g('vec<srec>', c, env)}))",
+                lambda: f"(take-last {r.randint(0, 4)} (sort {same()}))",
+                lambda: f"(dedupe (sort {same()}))",
+            ]
+        if e == "str":
+            opts += [
+                lambda: f"(map key (sort-by key {g('smap<int>', c, env)}))",
+                lambda: (f"(->> {g('vec<srec>', c, env)} (filter #(> (get % \"qty\") {r.randint(0, 8)})) "
+                         f"(sort-by #(get % \"name\")) (map #(get % \"name\")))"),
+                lambda: f"(map #(str/escape % {r.choice(ESCAPES)}) {same()})",
+                lambda: f"(map second (re-seq {r.choice(GROUP_SEQ)} {self.str_lit_ascii()}))",
+                lambda: f"(map str/reverse {same()})",
+            ]
+        if e == "rec":
+            opts += [
+                lambda: f"(sort-by (juxt {r.choice((':dept', ':active', ':name'))} (comp - :qty) :id) {same()})",
+                lambda: f"(walk/keywordize-keys {g('vec<srec>', c, env)})",
+                lambda: f"(->> {same()} (group-by :dept) (sort-by key) (mapcat val))",
+                lambda: f"(some->> {same()} (filter :active) seq (sort-by :price))",
+            ]
+        return opts
+
+    def wide_obj(self, c: int, env: Env) -> list[Callable[[], str]]:
+        """Returned-only shapes of the widened families."""
+        g, r = self.gen, self.rng
+        recs: Callable[[], str] = lambda: g(r.choice(OBJ_SOURCES), c, env)  # noqa: E731
+        ints: Callable[[], str] = lambda: g("seq<int>", c, env)  # noqa: E731
+        x = self.fresh("x")
+        nested: Callable[[], str] = lambda: g(r.choice(  # noqa: E731
+            ("map<map<int>>", "vec<rec>", "map<vec<int>>", "vec<vec<int>>", "smap<vec<rec>>", "vec<srec>")), c, env)
+        int_nested: Callable[[], str] = lambda: g(r.choice(  # noqa: E731
+            ("map<map<int>>", "map<vec<int>>", "vec<vec<int>>")), c, env)
+        kw_nested: Callable[[], str] = lambda: g(r.choice(  # noqa: E731
+            ("map<map<int>>", "vec<rec>", "map<vec<int>>", "vec<vec<int>>")), c, env)
+        return [
+            lambda: f"(walk/postwalk (fn [{x}] (if (number? {x}) (inc {x}) {x})) {nested()})",
+            lambda: f"(walk/prewalk (fn [{x}] (if (map? {x}) (dissoc {x} :score :tags) {x})) {recs()})",
+            # A number key would replace equal floats too here (decision 4): int-only values.
+            lambda: f"(walk/postwalk-replace {{:a :aa 1 100}} {int_nested()})",
+            lambda: f"(walk/postwalk-replace {{:a :aa \"eng\" :eng \"vip\" \"VIP\"}} {nested()})",
+            lambda: f"(walk/prewalk-replace {{[1 2] :pair :a :z}} {g('vec<vec<int>>', c, env)})",
+            lambda: f"(walk/stringify-keys {nested()})",
+            lambda: f"(walk/keywordize-keys {nested()})",
+            lambda: f"(walk/postwalk (fn [{x}] (if (vector? {x}) (vec (sort {x})) {x})) {g('vec<vec<int>>', c, env)})",
+            # Keyword reads of string keys are flexible here (decision 5): keyword-keyed only.
+            lambda: f"(walk/prewalk (fn [{x}] (if (map? {x}) (select-keys {x} [:a :c :id]) {x})) {kw_nested()})",
+            lambda: f"(re-seq {r.choice(GROUP_SEQ)} {self.str_lit_ascii()})",
+            lambda: f"(re-find {r.choice(GROUP_FIND)} {self.str_lit_ascii()})",
+            lambda: f"(re-matches {r.choice(GROUP_MATCH)} {self.str_lit_ascii()})",
+            lambda: f"(frequencies (map (fn [{x}] (if (even? {x}) {x} (str {x}))) {ints()}))",
+            lambda: f"(group-by (fn [{x}] (cond (neg? {x}) :neg (even? {x}) \"even\" :else nil)) {ints()})",
+            lambda: (f"(merge-with {r.choice(('vector', '(fn [a b] [a b])', 'max', 'min'))} "
+                     f"{g('map<int>', c, env)} {g('map<int>', c, env)} {g('map<int>', c, env)})"),
+            lambda: f"(distinct (map #(select-keys % [:dept :active]) {recs()}))",
+            lambda: f"(distinct {g('vec<map<int>>', c, env)})",
+            lambda: f"(distinct {g('vec<vec<int>>', c, env)})",
+            # Ties of a frequency are ordered by key: a map over 8 keys iterates in hash order
+            # in Clojure (decision 6: insertion order here).
+            lambda: (f"(sort-by (juxt (comp - val) key) "
+                     f"(frequencies {g(r.choice(('seq<kw>', 'seq<str>', 'seq<int>')), c, env)}))"),
+            lambda: f"(update-vals (group-by :dept {recs()}) #(sort (map :name %)))",
+            lambda: f"(update-vals (group-by #(get % \"dept\") {g('vec<srec>', c, env)}) #(mapv (fn [r] (get r \"name\")) %))",
+            lambda: f"((juxt :id (comp count :tags) #(get % :score -1)) {g('rec', c, env)})",
+            lambda: f"(assoc-in {g('rec', c, env)} [:meta :n] {g('int', c, env)})",
+            lambda: f"(update-in {g('rec', c, env)} [:stats :hits] (fnil inc 0))",
+            lambda: f"(assoc-in {{}} [:a :b :c] {g('int', c, env)})",
+            lambda: f"(get-in {g('map<map<int>>', c, env)} [:{r.choice(MAP_KEYS)} :{r.choice(MAP_KEYS)}] :none)",
+            lambda: f"(find {g('rec', c, env)} :score)",
+            lambda: f"(find {g('smap<int>', c, env)} \"{r.choice(MAP_KEYS)}\")",
+            lambda: f"(some-> {g('opt<rec>', c, env)} :tags first str/upper-case)",
+            lambda: f"((juxt first last count) {ints()})",
+            lambda: (lambda tt: f"[(not-empty {g(tt, c, env)}) (empty {g(tt, c, env)})]")(
+                r.choice(("vec<int>", "map<int>", "set<int>", "str", "smap<int>"))),
+            lambda: f"(into #{{}} {g('map<int>', c, env)})",
+            lambda: f"(split-at {r.randint(-1, 5)} {g('str', c, env)})",
+            lambda: (lambda a: f"(let [[{a} & {{:keys [x y] :or {{y 9}}}}] [{g('int', c, env)} :x {g('str', c, env)}]] [{a} x y])")(self.fresh("a")),
+            # No floats in a set (decision 4): the records lose :price first.
+            lambda: f"(set/select (comp even? :qty) (set (map #(dissoc % :price) {recs()})))",
+            lambda: f"(zipmap {g('vec<str>', c, env)} {ints()})",
+        ]
+
+    def composed_fn(self, a: str, b: str, d: int, env: Env) -> str | None:
+        """A one-argument function built by comp/partial/every-pred/some-fn or a closure."""
+        g, r = self.gen, self.rng
+        c = d - 1
+        if a == b and a in ("int", "str"):
+            k, x = self.fresh("k"), self.fresh("x")
+            f: Callable[[], str] = lambda: g(f"fn<{a};{a}>", c, env)  # noqa: E731
+            opts: list[Callable[[], str]] = [
+                lambda: f"(comp {f()} {f()} {f()})",
+                lambda: f"((fn [{k}] (fn [{x}] ({'+' if a == 'int' else 'str'} {x} {k}))) {g(a, c, env)})",
+                lambda: f"(let [{k} {g(a, c, env)}] (fn [{x}] ({'max' if a == 'int' else 'str'} {k} {x})))",
+            ]
+            if a == "int":
+                opts.append(lambda: f"(partial {r.choice(('+', 'max', 'min'))} {g('int', c, env)} {g('int', c, env)})")
+            else:
+                opts.append(lambda: f"(partial str {g('str', c, env)} {g('str', c, env)})")
+                opts.append(lambda: f"#(str/escape % {r.choice(ESCAPES)})")
+            return self.pick(opts)
+        if b == "bool" and a in ("int", "str", "rec"):
+            p: Callable[[], str] = lambda: g(f"fn<{a};bool>", c, env)  # noqa: E731
+            return self.pick([
+                lambda: f"(every-pred {p()} {p()} {p()})",
+                lambda: f"(some-fn {p()} {p()})",
+                lambda: f"(comp not {p()})",
+            ])
+        return None
+
 
 def _quote(s: str) -> str:
     """`s` as a string literal of both readers."""
@@ -1201,6 +1632,8 @@ def program(rng: random.Random, disabled: frozenset[str] | None = None) -> str:
         forms.append(gen.gen(rng.choice(WEIGHTED), depth, env))
         return "\n".join(forms)
     if shape < 0.92:
+        if rng.random() < 0.3:
+            return nested_doseq(gen, depth)
         src = rng.choice(("vec<rec>", "vec<int>", "seq<str>", "seq<rec>", "map<int>"))
         x = gen.fresh("r")
         if src == "map<int>":
@@ -1212,11 +1645,39 @@ def program(rng: random.Random, disabled: frozenset[str] | None = None) -> str:
         env = Env().bind(x, et)
         args = " ".join(_print_arg(gen, env, 1) for _ in range(rng.randint(1, 3)))
         return f"(doseq [{x} {gen.gen(src, depth - 1, Env())}]\n  (println {args}))"
-    # several printed lines, then a value
+    # several printed lines, then a value (sometimes all inside one do)
     env = Env()
     lines = [f"(println {_print_arg(gen, env, depth - 1)} {_print_arg(gen, env, 1)})"
              for _ in range(rng.randint(1, 3))]
-    return "\n".join([*lines, gen.gen(rng.choice(WEIGHTED), depth - 1, env)])
+    value = gen.gen(rng.choice(WEIGHTED), depth - 1, env)
+    if rng.random() < 0.3:
+        return "(do " + "\n    ".join([*lines, value]) + ")"
+    return "\n".join([*lines, value])
+
+
+def nested_doseq(gen: Gen, depth: int) -> str:
+    """doseq over two bindings with :let, :when and :while (decision 21: Clojure semantics).
+
+    Printing happens only at the top level: a println inside a lazy sequence's function runs
+    when (and as far as, chunk by chunk) Clojure realises it, eagerly here (decision 22).
+    """
+    r, g = gen.rng, gen.gen
+    c = max(depth - 1, 1)
+    if r.random() < 0.5:
+        x, y, z = gen.fresh("x"), gen.fresh("y"), gen.fresh("z")
+        env = Env().bind(x, "int").bind(y, "kw").bind(z, "int")
+        mods = f" :let [{z} (+ {x} {gen.gen('int', 0, Env())})]"
+        if r.random() < 0.6:
+            mods += f" :when {g('bool', 1, env)}"
+        if r.random() < 0.3:
+            mods += f" :while {g('bool', 1, env)}"
+        return (f"(doseq [{x} {g('vec<int>', c, Env())} {y} {g('vec<kw>', 1, Env())}{mods}]\n"
+                f"  (println {x} {y} {z}))")
+    row, tag = gen.fresh("row"), gen.fresh("tag")
+    env = Env().bind(row, "rec").bind(tag, "str")
+    return (f"(doseq [{row} {g('vec<rec>', c, Env())} :when {g('bool', 1, Env().bind(row, 'rec'))}\n"
+            f"        {tag} (:tags {row})]\n"
+            f"  (println (:name {row}) {tag} {_print_arg(gen, env, 1)}))")
 
 
 def definitions(gen: Gen, depth: int) -> str:
