@@ -333,7 +333,9 @@ ORDERING = [
         '"[#object[java.time.LocalDate \\"2023-05-01\\"] #object[java.time.LocalDate '
         '\\"2024-01-31\\"] #object[java.time.LocalDate \\"2024-02-01\\"]]"',
     ),
-    (f"(map str (sort > [{T} {J}]))", '["2024-01-31T11:00:00Z" "2024-01-31T10:00:00Z"]'),
+    (f"(map str (sort :desc [{T} {J}]))", '["2024-01-31T11:00:00Z" "2024-01-31T10:00:00Z"]'),
+    # `>` takes numbers only (target §4.4), as a comparator too
+    (f"(map str (sort > [{T} {J}]))", "!type_error"),
     (f"(map str (sort :desc [{D} (.plusDays {D} 1)]))", '["2024-02-01" "2024-01-31"]'),
     (f"(map str (sort [{J} nil {T}]))", '["" "2024-01-31T10:00:00Z" "2024-01-31T11:00:00Z"]'),
     (f"(sort [{D} {T}])", "!type_error"),

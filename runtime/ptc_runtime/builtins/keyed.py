@@ -256,7 +256,11 @@ def natural_sorted(
     types = set(map(type, keys))  # also tells whether a key is nil, faster than `in`
     if numeric is not None and not types <= _NUMBERS and len(keys) > 1:
         bad = next(k for k in keys if type(k) not in _NUMBERS)
-        raise PtcError("type_error", f"{who}: {numeric}: expected numbers, got {kind_name(bad)}")
+        raise PtcError(
+            "type_error",
+            f"{who}: {numeric}: expected numbers, got {kind_name(bad)}",
+            hint="to order strings, dates or keywords use :asc or :desc (or compare)",
+        )
     if _NONE not in types and _fast_key(keys, who, types) is _DIRECT:
         if limit is not None and limit * 4 < len(keys):
             return [items[i] for i in _head_order(keys, limit, descending)]
