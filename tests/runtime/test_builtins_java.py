@@ -48,6 +48,13 @@ JAVA = [
         "[-1 3 0 9223372036854775807]",
     ),
     ("(Math/round 2)", "!java_type_error"),
+    # floor(x + 1/2) taken exactly, as Java does: 0.49999999999999994 + 0.5 rounds to 1.0 in
+    # floats (found by the Clojure campaign's probes)
+    (
+        "[(Math/round 0.49999999999999994) (Math/round -0.5) (Math/round -0.49999999999999994)"
+        " (Math/round 4503599627370495.5) (Math/round -4503599627370495.5)]",
+        "[0 0 0 4503599627370496 -4503599627370495]",
+    ),
     ("[(Math/sqrt 16) (Math/sqrt -1)]", "[4.0 ##NaN]"),
     ("(pos? (System/currentTimeMillis))", "true"),
     ('(.length "😀a")', "3"),

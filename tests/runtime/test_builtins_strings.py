@@ -44,6 +44,9 @@ STRINGS = [
     ('(index-of "😀ab" "b")', "2"),
     ('(index-of "abc" "")', "0"),
     ('(index-of "abcabc" "b" 2)', "4"),
+    # "" is found at every index up to the end; a later start finds it at the end (Java)
+    ('[(index-of "abc" "" 2) (index-of "abc" "" 5) (index-of "" "" 3) (index-of "ab" "" -1)]',
+     "[2 3 0 0]"),
     ('(index-of "abc" "z")', "nil"),
     ('(index-of "abc" "b" 1.0)', "!type_error"),
     ('(last-index-of "aaa" "aa")', "1"),

@@ -202,7 +202,12 @@ def math_round(x: object) -> int:
         return 0
     if math.isinf(x):
         return _LONG_MAX if x > 0 else _LONG_MIN
-    return max(_LONG_MIN, min(_LONG_MAX, math.floor(x + 0.5) if abs(x) < 2**52 else int(x)))
+    if abs(x) >= 2**52:  # already an integer
+        return max(_LONG_MIN, min(_LONG_MAX, int(x)))
+    # Java rounds floor(x + 1/2) taken exactly; x + 0.5 in floats rounds up first
+    # (0.49999999999999994 + 0.5 is 1.0), x - floor(x) is exact.
+    whole = math.floor(x)
+    return whole + 1 if x - whole >= 0.5 else whole
 
 
 @_java_declare("Math/sqrt", (1,), "Square root as a float; negative gives ##NaN.")

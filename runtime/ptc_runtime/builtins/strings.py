@@ -263,7 +263,11 @@ def _from(who: str, x: object) -> int:
 def index_of(s: object, sub: object, start: object = 0) -> int | None:
     text = string_arg("index-of", s)
     needle = string_arg("index-of", sub)
-    i = text.find(needle, max(0, _from("index-of", start)))
+    at = max(0, _from("index-of", start))
+    if not needle:
+        # Java's indexOf finds "" at every index up to the end, a later start at the end.
+        return min(at, len(text))
+    i = text.find(needle, at)
     return None if i < 0 else i
 
 

@@ -107,6 +107,8 @@
 [(Math/floor 3.7) (Math/ceil 3.2) (Math/floor -3.5) (Math/ceil -3.5)]
 ;; @ar-math-round
 [(Math/round 2.5) (Math/round -2.5) (Math/round 2.4)]
+;; @ar-math-round-below-half
+[(Math/round 0.49999999999999994) (Math/round -0.5) (Math/round -0.49999999999999994) (Math/round 4503599627370495.5) (Math/round -4503599627370495.5)]
 ;; @ar-math-max-min
 [(Math/max 3 7) (Math/min 3 7)]
 ;; @ar-math-pow-str

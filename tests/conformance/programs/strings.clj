@@ -65,6 +65,8 @@
 [(clojure.string/index-of "hello" "l") (clojure.string/index-of "hello" "z") (clojure.string/index-of "hello" "l" 3) (clojure.string/last-index-of "hello" "l")]
 ;; @s-index-of-empty
 (clojure.string/index-of "abc" "")
+;; @s-index-of-empty-from
+[(clojure.string/index-of "abc" "" 2) (clojure.string/index-of "abc" "" 5) (clojure.string/index-of "" "" 3) (clojure.string/index-of "ab" "" -1)]
 ;; @s-last-index-overlap
 (clojure.string/last-index-of "aaa" "aa")
 ;; @s-reverse
