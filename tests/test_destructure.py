@@ -118,4 +118,29 @@ def test_or_default_only_when_absent() -> None:
 
 
 def test_check_vec_reads_a_string_as_characters() -> None:
-    assert d.check_vec("ab") == ["a", "b"]
+    # The string itself, so :as binds it (Clojure); the helpers read it by character.
+    assert d.check_vec("ab") == "ab"
+    assert [d.nth("ab", 0), d.nth("ab", 1), d.nth("ab", 2)] == ["a", "b", None]
+    assert d.rest("héllo", 1) == ["é", "l", "l", "o"]
+    assert d.rest("ab", 2) is None
+    assert d.rest_map("xab", 1) == {"a": "b"}
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('(let [[a :as s] "hi"] [a s])', '["h" "hi"]'),
+        ('(let [[a & r :as s] "xyz"] [a r s])', '["x" ["y" "z"] "xyz"]'),
+        ('((fn [[a :as s]] [a s]) "hi")', '["h" "hi"]'),
+        ('(for [[a :as w] ["ab" "cd"]] [a w])', '[["a" "ab"] ["c" "cd"]]'),
+        ('(let [{[a :as s] :k} {:k "pq"}] [a s])', '["p" "pq"]'),
+        ('(let [[a :as s] ""] [a s])', '[nil ""]'),
+    ],
+)
+def test_vector_as_binds_the_string_itself(source: str, expected: str) -> None:
+    # Found by the Clojure campaign's probes: :as bound the characters as a vector.
+    import ptc_compiler
+
+    result = ptc_compiler.run(source)
+    assert result.ok, result.error
+    assert ptc_compiler.pr_str(result.value) == expected

@@ -18,12 +18,13 @@ from ptc_runtime.lookup import NOT_FOUND, find_key
 
 
 def check_vec(value: object) -> object:
-    """What a sequential pattern reads: a vector or nil as is; a string as its characters
-    (Clojure destructures strings; GAP-S87); a set as its elements in order."""
-    if value is None or is_vector(value):
+    """What a sequential pattern reads: a vector, a string or nil, as is.
+
+    A string is read by character (Clojure destructures strings; GAP-S87): `nth`, `rest` and
+    `rest_map` index it like a vector, and `:as` binds the string itself, as in Clojure.
+    """
+    if value is None or is_vector(value) or type(value) is str:
         return value
-    if type(value) is str:
-        return list(value)
     raise PtcError("destructure_error", f"expected a vector or nil, got {kind_name(value)}")
 
 
@@ -31,7 +32,7 @@ def nth(vec: object, index: int) -> object:
     """Element `index` of a checked vector; nil past the end or for nil."""
     if vec is None:
         return None
-    seq: list[object] = vec  # type: ignore[assignment]  # checked by check_vec
+    seq: list[object] | str = vec  # type: ignore[assignment]  # checked by check_vec
     return seq[index] if index < len(seq) else None
 
 
@@ -39,7 +40,7 @@ def rest(vec: object, start: int) -> object:
     """The elements from `start` on as a vector; nil when there are none (Clojure)."""
     if vec is None:
         return None
-    seq: list[object] = vec  # type: ignore[assignment]  # checked by check_vec
+    seq: list[object] | str = vec  # type: ignore[assignment]  # checked by check_vec
     if start >= len(seq):
         return None
     return list(seq[start:])
@@ -49,7 +50,7 @@ def rest_map(vec: object, start: int) -> object:
     """Rest elements read as key/value pairs (`[& {:keys [a]}]`); a lone map is itself."""
     if vec is None:
         return None
-    seq: list[object] = vec  # type: ignore[assignment]  # checked by check_vec
+    seq: list[object] | str = vec  # type: ignore[assignment]  # checked by check_vec
     tail = seq[start:]
     if not tail:
         return None

@@ -21,6 +21,8 @@
 (let [[a b :as all] [1 2 3]] [a b all])
 ;; @ds-vec-string
 (let [[a b] "xy"] [a b])
+;; @ds-vec-string-as
+[(let [[a & r :as s] "xyz"] [a r s]) ((fn [[a :as w]] [a w]) "hi") (let [{[p :as q] :k} {:k "pq"}] [p q]) (let [[a :as s] ""] [a s])]
 ;; @ds-vec-from-seq
 (let [[a b] (map inc [1 2 3])] (+ a b))
 ;; @ds-vec-rest-map
