@@ -11,7 +11,8 @@ methods here, which
 
 Java syntax accepted as is by `regex`: `\\d \\w \\s \\b`, lookarounds, `(?<name>...)`,
 possessive and lazy quantifiers, inline flags, `\\p{...}`. Translated: `\\z` (absolute
-end, `regex`'s `\\Z`) and `\\Z` (end or before a final newline).
+end, `regex`'s `\\Z`), `\\Z` (end or before a final newline) and `\\Q...\\E` (the text
+between taken literally; an unclosed `\\Q` quotes to the end, as in Java).
 """
 
 from __future__ import annotations
@@ -127,6 +128,12 @@ def translate(source: str) -> str:
         ch = source[i]
         if ch == "\\" and i + 1 < n:
             nxt = source[i + 1]
+            if nxt == "Q":
+                end = source.find("\\E", i + 2)
+                stop = n if end < 0 else end
+                out.append(_regex.escape(source[i + 2 : stop]))
+                i = n if end < 0 else end + 2
+                continue
             if not in_class and nxt == "z":
                 out.append("\\Z")
             elif not in_class and nxt == "Z":

@@ -14,6 +14,10 @@ REGEX = [
     ('(re-matches #"\\w+" "abc!")', "nil"),
     ('(re-matches #"(a)(b)" "ab")', '["ab" "a" "b"]'),
     ('(re-matches #"\\w+\\z" "abc")', '"abc"'),
+    # \Q...\E quotes its text, as in Java; an unclosed \Q quotes to the end
+    ('[(re-find #"\\Qa.b\\E" "axb a.b") (re-find #"\\Qa.b\\E" "axb")]', '["a.b" nil]'),
+    ('(re-seq #"x\\Q(*)\\E+" "x(*)) x(*)(*")', '["x(*))" "x(*)"]'),  # + on the last char
+    ('[(re-find #"\\Q[a]" "z[a]") (re-find #"[\\Q.-\\E]+" "a.-.b")]', '["[a]" ".-."]'),
     ('(re-find #"(?<year>\\d{4})" "in 2024")', '["2024" "2024"]'),
     ('(re-find #"a++b" "aab")', '"aab"'),
     ('(re-find #"(?i)ABC" "xabc")', '"abc"'),
