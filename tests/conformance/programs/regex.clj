@@ -79,5 +79,7 @@
 (re-seq #"\w+" "héllo wörld")
 ;; @re-digit-and-case-unicode
 [(re-find #"(?i)É" "é") (re-find #"\d" "٣")]
+;; @re-literal-string-escapes
+[(re-find #"a\\d" "a1") (re-find #"a\\b" "a\\b")]
 ;; @re-quote-literal
 [(re-find #"\Qa.b\E" "axb a.b") (re-find #"\Qa.b\E" "axb") (re-seq #"x\Q(*)\E+" "x(*)(*) x(*") (re-find #"\Q[a]" "z[a]") (re-find #"[\Q.-\E]+" "a.-.b") (str/replace "1+1=2" #"\Q1+1\E" "two") (re-find (re-pattern (str "\\Q" "$5.00" "\\E")) "cost $5.00 now")]
