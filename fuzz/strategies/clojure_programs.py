@@ -121,7 +121,7 @@ FORMATS_FLOAT = ('"%.0f"', '"%.1f"', '"%.3f"', '"%e"', '"%.2e"', '"%10.4f|"', '"
                  '"%s"')
 GROUP_REGEXES = ('#"([a-z])([a-z])"', '#"(a)"')
 GROUP_REPLACEMENTS = ('"$2$1"', '"<$1>"')
-INDEX_SUBS = ('"a"', '","', '"z"')
+INDEX_SUBS = ('"a"', '","', '"z"', '""')
 JOIN_SEPS = ('', '", " ', '"-" ')
 SPLIT_REGEXES = ('#","', '#" "', '#"\\s+"', '#"b"')
 # Character-keyed maps for str/escape: no \n \t \s \b \o \u (special or prefixes in readers).
@@ -132,7 +132,8 @@ GROUP_FIND = ('#"([a-z]+)([0-9]*)"', '#"([a-z])(x)?"', '#"(a|b)+"', '#"([A-Z])([
 GROUP_MATCH = ('#"([a-z]+)"', '#"([a-z]+) ([a-z]+)"', '#"(.*),(.*)"', '#"([A-Za-z]+)([0-9]*)"',
                '#"(a)?bc"')
 GROUP_SEQ = ('#"([a-z]+)([0-9]*)"', '#"([a-z])([a-z])"', '#"(l+)"')
-PATTERN_TEXTS = ('"[a-z]+"', '(str "[" "aeiou" "]+")', '"a.c"', '"(?:ab)+"')
+PATTERN_TEXTS = ('"[a-z]+"', '(str "[" "aeiou" "]+")', '"a.c"', '"(?:ab)+"', '"\\\\Q.\\\\E"',
+                 '(str "\\\\Q" "$1 (" "\\\\E")')
 
 
 def kind(t: str) -> str:
@@ -404,7 +405,7 @@ class Gen:
             lambda: f"(Math/abs {g('int', c, env)})",
             lambda: "(count (str/split {1} {0}))".format(*self.regex_on(SPLIT_REGEXES, c, env)),
             lambda: f"(or (str/last-index-of {g('str', c, env)} {r.choice(INDEX_SUBS)}) -1)",
-            lambda: f"(or (str/index-of {g('str', c, env)} {r.choice(INDEX_SUBS)} {r.randint(0, 4)}) -1)",
+            lambda: f"(or (str/index-of {g('str', c, env)} {r.choice(INDEX_SUBS)} {r.randint(0, 14)}) -1)",
             lambda: f"(:qty (apply {r.choice(('max-key', 'min-key'))} :qty {g('rec', c, env)} {g('seq<rec>', c, env)}))",
             lambda: f"(apply {r.choice(('max-key', 'min-key'))} {r.choice(('-', 'abs', '#(mod % 3)'))} {g('int', c, env)} {g('seq<int>', c, env)})",
             lambda: f"(let [[a b & more] {g('seq<int>', c, env)}] (+ (or a 0) (or b 0) (count more)))",
@@ -1327,6 +1328,9 @@ class Gen:
             lambda: (lambda a, b: f"(let [[{a} {b}] (str/split {s()} #\",\")] (str {b} \"/\" {a}))")(
                 self.fresh("a"), self.fresh("b")),
             lambda: f"(get-in {g('rec', c, env)} [:tags {r.randint(0, 2)}] \"none\")",
+            # :as of a string binds the string (a bug this campaign found)
+            lambda: (lambda a, b, w: f"(let [[{a} {b} :as {w}] {s()}] (str {b} {a} (count {w}) {w}))")(
+                self.fresh("a"), self.fresh("b"), self.fresh("w")),
             lambda: f"((comp {sf()} {sf()} {sf()}) {s()})",
             lambda: f"(or (get {g('srec', c, env)} \"{r.choice(('name', 'nick'))}\") \"?\")",
             lambda: f"(str/join \",\" (map #(get % \"name\") (sort-by #(get % \"qty\") {g('vec<srec>', c, env)})))",
