@@ -179,3 +179,9 @@
 [(rem 1.0E21 3) (mod 1.0E21 3) (rem 7.5 2) (mod -7.5 2)]
 ;; @ar-rem-float-negative-zero
 [(str (rem -1.5 0.75)) (str (mod -1.5 0.75))]
+;; @ar-quot-rem-float-zero-divisor
+[(quot 1 0.0) (rem 1 0.0) (mod 1 0.0) (quot 1.5 0.0) (rem 1 -0.0)]
+;; @ar-quot-rem-special-dividend
+[(quot ##Inf 2) (quot ##NaN 2) (rem ##Inf 2) (mod ##NaN 2)]
+;; @ar-rem-infinite-divisor
+[(rem 2 ##Inf) (mod 2 ##Inf) (mod -2 ##Inf)]
