@@ -198,16 +198,52 @@ def _map_view(m: object, who: str) -> PMap | dict[object, object] | None:
     raise PtcError("type_error", f"{who}: expected a map, got {kind_name(m)}")
 
 
-@declare(DECLS, "keys", arities=(1,), doc="Vector of the keys of a map in insertion order, or nil.")
+def _entries(m: object, who: str, i: int) -> list[object] | None:
+    """Position `i` of each [key value] entry of a vector of entries, or None when `m` is no
+    vector. Clojure's keys/vals read a sequence of map entries, as `(sort-by val m)`
+    returns: `(keys (sort-by val > freqs))` is an everyday idiom."""
+    t = type(m)
+    if t is not list and t is not PVec:
+        return None
+    out: list[object] = []
+    for e in m:  # type: ignore[attr-defined]
+        te = type(e)
+        if (te is not list and te is not PVec) or len(e) != 2:
+            raise PtcError(
+                "type_error",
+                f"{who}: expected a map or a vector of [key value] entries,"
+                f" got a vector holding a {kind_name(e)}",
+            )
+        out.append(e[i])
+    return out
+
+
+@declare(
+    DECLS,
+    "keys",
+    arities=(1,),
+    doc="Vector of the keys of a map in insertion order (or of map entries), or nil.",
+)
 def keys(m: object) -> list[object] | None:
+    ks = _entries(m, "keys", 0)
+    if ks is not None:
+        return ks or None
     mm = _map_view(m, "keys")
     if not mm:
         return None
     return [from_key(k) for k in mm]
 
 
-@declare(DECLS, "vals", arities=(1,), doc="Vector of the values of a map in key order, or nil.")
+@declare(
+    DECLS,
+    "vals",
+    arities=(1,),
+    doc="Vector of the values of a map in key order (or of map entries), or nil.",
+)
 def vals(m: object) -> list[object] | None:
+    vs = _entries(m, "vals", 1)
+    if vs is not None:
+        return vs or None
     mm = _map_view(m, "vals")
     if not mm:
         return None
