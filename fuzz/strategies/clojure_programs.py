@@ -1453,6 +1453,15 @@ class Gen:
                 lambda: f"(map #(get % \"qty\") (filter #(get % \"active\") {g('vec<srec>', c, env)}))",
                 lambda: f"(take-last {r.randint(0, 4)} (sort {same()}))",
                 lambda: f"(dedupe (sort {same()}))",
+                # keys/vals of map entries (a bug this campaign found); sorted, as a map over
+                # 8 keys iterates in hash order in Clojure (decision 6)
+                lambda: f"(vals (sort-by key {g('map<int>', c, env)}))",
+            ]
+        if e == "kw":
+            opts += [
+                lambda: f"(keys (sort-by (juxt (comp - val) key) {g('map<int>', c, env)}))",
+                lambda: f"(sort (keys (filter (comp even? val) {g('map<int>', c, env)})))",
+                lambda: f"(take {r.randint(0, 3)} (keys (sort-by (juxt val key) #(compare %2 %1) {g('map<int>', c, env)})))",
             ]
         if e == "str":
             opts += [
