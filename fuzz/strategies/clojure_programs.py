@@ -704,7 +704,9 @@ class Gen:
         if e == "rec":
             opts.append(lambda: f"(walk/keywordize-keys {g('vec<srec>', c, env)})")
         if e == "srec":
-            opts.append(lambda: f"(walk/stringify-keys {g('vec<rec>', c, env)})")
+            opts += [lambda: f"(walk/stringify-keys {g('vec<rec>', c, env)})",
+                     self.built_srecs,
+                     lambda: f"(vec {self.srec_pipeline(c, env)})"]
         if e.startswith("entry<"):
             opts = [lambda: f"(vec (sort-by key {g(f'map<{elem(e)}>', c, env)}))"]
         return self.pick(opts)
@@ -899,6 +901,36 @@ class Gen:
                 )))
             return f"(->> {g('vec<rec>', c, env)}\n     " + "\n     ".join(steps) + ")"
         return make
+
+    def built_srecs(self) -> str:
+        """Many string-keyed records built from a range (JSON-shaped data read with get)."""
+        r = self.rng
+        n = r.choice((5, 9, 17, 40, 120))
+        k = r.randint(3, 13)
+        score = r.choice(("", f" \"score\" (when (odd? i) (mod i {k}))"))
+        return (f"(mapv (fn [i] {{\"id\" i \"name\" (nth [\"ann\" \"bob\" \"cy\"] (mod i 3))"
+                f" \"dept\" (nth [\"eng\" \"ops\" \"sales\"] (mod (* i 7) 3)) \"price\" (* 0.5 (mod i {k}))"
+                f" \"qty\" (mod (* i {k}) 11) \"active\" (even? (quot i 2)) \"tags\" (if (zero? (mod i 4)) [\"vip\"] [])"
+                f"{score}}}) (range {n}))")
+
+    def srec_pipeline(self, c: int, env: Env) -> str:
+        """A ->> chain over string-keyed records, each step reading fields with get."""
+        g, r = self.gen, self.rng
+        steps = []
+        for _ in range(r.randint(1, 3)):
+            steps.append(r.choice((
+                f"(filter #(> (get % \"qty\") {r.randint(0, 8)}))",
+                "(filter #(get % \"active\"))",
+                f"(remove #(= (get % \"dept\") \"{r.choice(DEPTS)}\"))",
+                f"(sort-by #(get % \"{r.choice(('id', 'qty', 'price', 'name'))}\"))",
+                "(sort-by #(get % \"qty\") >)",
+                f"(take {r.randint(0, 5)})",
+                "(map #(update % \"qty\" inc))",
+                "(map #(assoc % \"total\" (* (get % \"price\") (get % \"qty\"))))",
+                "(filter #(seq (get % \"tags\")))",
+                "(sort-by (juxt #(get % \"dept\") #(get % \"id\")))",
+            )))
+        return f"(->> {g('vec<srec>', c, env)}\n     " + "\n     ".join(steps) + ")"
 
     def built_recs(self) -> str:
         """Many records built from a range: sizes where a runtime may switch representations."""
@@ -1233,6 +1265,7 @@ class Gen:
             lambda: (f"(:id (apply {r.choice(('max-key', 'min-key'))} :qty {g('rec', c, env)} "
                      f"{g('rec', c, env)} {g('seq<rec>', c, env)}))"),
             lambda: f"(count (filter #(= % \\a) {g('str', c, env)}))",
+            lambda: f"(reduce + 0 (map #(get % \"qty\") {self.srec_pipeline(c, env)}))",
             lambda: (lambda w: f"(or (when-some [{w} {g('opt<int>', c, env)}] (inc {w})) 0)")(self.fresh("w")),
             lambda: (lambda w: f"(when-some [{w} {g('bool', c, env)}] (if {w} 1 2))")(self.fresh("w")),
             lambda: f"(count (set/union {g('set<int>', c, env)} (set/select {p()} {g('set<int>', c, env)})))",
@@ -1538,6 +1571,12 @@ class Gen:
             # No floats in a set (decision 4): the records lose :price first.
             lambda: f"(set/select (comp even? :qty) (set (map #(dissoc % :price) {recs()})))",
             lambda: f"(zipmap {g('vec<str>', c, env)} {ints()})",
+            lambda: self.srec_pipeline(c, env),
+            lambda: f"(map #(select-keys % [\"id\" \"qty\"]) {self.srec_pipeline(c, env)})",
+            lambda: f"(map #(get % \"name\") {self.srec_pipeline(c, env)})",
+            lambda: f"(update-vals (group-by #(get % \"dept\") {self.srec_pipeline(c, env)}) #(reduce + (map (fn [r] (get r \"qty\")) %)))",
+            lambda: f"(frequencies (map #(get % \"score\") {g('vec<srec>', c, env)}))",
+            lambda: f"(into {{}} (map (juxt #(get % \"id\") #(get % \"total\" 0)) {self.srec_pipeline(c, env)}))",
         ]
 
     def composed_fn(self, a: str, b: str, d: int, env: Env) -> str | None:
