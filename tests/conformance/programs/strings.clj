@@ -215,3 +215,5 @@
 [(str \u0041 \u00e9) (= \u0041 \A)]
 ;; @s-char-octal-literal
 [(str \o101 \o142) (int \o101)]
+;; @s-escape-b-f-octal-verbatim
+[(count "a\fb") (count "a\bb") (count "\101") (count "a\u00e9")]
