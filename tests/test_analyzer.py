@@ -612,7 +612,7 @@ ERRORS = [
     pytest.param("(case 1 () 2)", "invalid_form", 1, 9, None, id="case-empty-group"),
     pytest.param("(case 1 ((1)) 2)", "invalid_form", 1, 10, None, id="case-nested-group"),
     pytest.param("(condp = 1)", "invalid_arity", 1, 1, None, id="condp-arity"),
-    pytest.param("(condp = 1 2 :>> inc)", "invalid_form", 1, 14, None, id="condp-result-fn"),
+    pytest.param("(condp = 1 2 :>>)", "invalid_form", 1, 14, None, id="condp-arrow-without-fn"),
     pytest.param("(let)", "invalid_arity", 1, 1, None, id="let-no-vector"),
     pytest.param("(let x 1)", "invalid_form", 1, 6, None, id="let-not-vector"),
     pytest.param("(let [x] x)", "invalid_form", 1, 6, None, id="let-odd"),

@@ -36,6 +36,12 @@ PROGRAMS = [
     pytest.param("(case 5 1 :one)", "nil", id="case-no-match"),
     pytest.param("(condp = 2 1 :one 2 :two :none)", ":two", id="condp"),
     pytest.param("(condp < 50 10 :small 40 :medium :large)", ":small", id="condp-lt"),
+    # :>> hands the predicate's value to the result fn (target GAP-S38; the Clojure campaign)
+    pytest.param("(condp some [1 2] #{2} :>> inc :none)", "3", id="condp-arrow"),
+    pytest.param("(condp some [1] #{5} :>> inc #{1} :one :none)", ":one", id="condp-arrow-miss"),
+    pytest.param(
+        "(condp get :b {:a 1} :>> inc {:b 10} :>> #(* 2 %) :none)", "20", id="condp-arrows"
+    ),
     # let / destructuring
     pytest.param("(let [x 1 y (+ x 1)] [x y])", "[1 2]", id="let-sequential"),
     pytest.param("(let [x 1] (let [x 2] x))", "2", id="let-shadow"),

@@ -178,25 +178,45 @@ def analyze_condp(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node
     pred = an.expr(args[0], sub)
     value = an.expr(args[1], sub)
     clauses = args[2:]
-    for f in clauses:
-        if type(f) is KeywordForm and f.name == ">>":
-            raise error(
-                "invalid_form",
-                "condp :>> result functions are not supported",
-                f.span,
-                hint="use cond with an explicit call instead",
-            )
-    default_form = clauses[-1] if len(clauses) % 2 else None
     p_temp, v_temp = an.fresh("pred"), an.fresh("condp")
     p_local, v_local = ir.Local(p_temp, form.span), ir.Local(v_temp, form.span)
-    tests = [
-        (ir.Call(p_local, (an.expr(t, sub), v_local), t.span), an.expr(r, sub, tail))
-        for t, r in zip(clauses[0::2], clauses[1::2], strict=False)
-    ]
+    # Clauses are `test result`, `test :>> result-fn` (the fn gets the predicate's truthy
+    # value, target §14 GAP-S38: Clojure's behaviour) or a lone trailing default.
+    parsed: list[tuple[Form, Form, bool]] = []
+    default_form: Form | None = None
+    i = 0
+    while i < len(clauses):
+        rest = len(clauses) - i
+        arrow = rest >= 2 and _is_arrow(clauses[i + 1])
+        if arrow and rest < 3:
+            raise error(
+                "invalid_form", "condp :>> must be followed by a result function",
+                clauses[i + 1].span,
+            )
+        if arrow:
+            parsed.append((clauses[i], clauses[i + 2], True))
+            i += 3
+        elif rest >= 2:
+            parsed.append((clauses[i], clauses[i + 1], False))
+            i += 2
+        else:
+            default_form = clauses[i]
+            i += 1
     result = _NIL if default_form is None else an.expr(default_form, sub, tail)
-    for test, then in reversed(tests):
-        result = ir.If(test, then, result, test.span)
+    for test_form, then_form, arrow in reversed(parsed):
+        test = ir.Call(p_local, (an.expr(test_form, sub), v_local), test_form.span)
+        if arrow:
+            hit = an.fresh("hit")
+            hit_local = ir.Local(hit, test_form.span)
+            call = ir.Call(an.expr(then_form, sub), (hit_local,), then_form.span)
+            result = ir.Let(((hit, test),), ir.If(hit_local, call, result, test.span), test.span)
+        else:
+            result = ir.If(test, an.expr(then_form, sub, tail), result, test.span)
     return ir.Let(((p_temp, pred), (v_temp, value)), result, form.span)
+
+
+def _is_arrow(form: Form) -> bool:
+    return type(form) is KeywordForm and form.name == ">>"
 
 
 def analyze_and(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:

@@ -67,6 +67,8 @@
 (condp = "x" "a" 1 "b" 2 :no-match)
 ;; @sf-condp-contains
 (condp contains? :b #{:a} 1 #{:b :c} 2 3)
+;; @sf-condp-result-fn
+[(condp some [1 2] #{2} :>> inc :none) (condp some [1] #{5} :>> inc #{1} :one :none) (condp get :b {:a 1} :>> inc {:b 10} :>> #(* 2 %) :none) (condp re-find "abc123" #"\d+" :>> #(str "num " %) "none") (map #(condp some [%] #{1 2} :>> (fn [x] (* 10 x)) :other) [1 2 3])]
 ;; @sf-let-basic
 (let [x 1 y 2] (+ x y))
 ;; @sf-let-sequential
