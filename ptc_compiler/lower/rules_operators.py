@@ -47,13 +47,29 @@ def inline(
     if name in ("inc", "dec") and n == 1:
         op: ast.operator = ast.Add() if name == "inc" else ast.Sub()
         return ast.BinOp(exprs[0], op, ast.Constant(1))
-    if name in COMPARE and n >= 2:
+    # Python's `a < b < c` skips `c` once `a < b` is false; Clojure evaluates every argument
+    # first, so `(< 2 1 (quot 1 0))` fails. A chain inlines only when the operands past the
+    # second cannot fail nor do anything (`_inert`).
+    chainable = n == 2 or all(_inert(x) for x in exprs[2:])
+    if name in COMPARE and n >= 2 and chainable:
         return ast.Compare(exprs[0], [COMPARE[name]() for _ in exprs[1:]], exprs[1:])
-    if name in ("=", "==") and n >= 2:
+    if name in ("=", "==") and n >= 2 and chainable:
         return ast.Compare(exprs[0], [ast.Eq() for _ in exprs[1:]], exprs[1:])
     if name in SIGN and n == 1:
         return ast.Compare(exprs[0], [SIGN[name]()], [ast.Constant(0)])
     return None
+
+
+def _inert(x: ast.expr) -> bool:
+    """A name, a literal, or `+`/`-` of such: on the proven numbers `inline` is given, its
+    evaluation has no effect and cannot fail, so skipping it changes nothing."""
+    if isinstance(x, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(x, ast.BinOp) and isinstance(x.op, (ast.Add, ast.Sub)):
+        return _inert(x.left) and _inert(x.right)
+    if isinstance(x, ast.UnaryOp) and isinstance(x.op, ast.USub):
+        return _inert(x.operand)
+    return False
 
 
 def same_type_arith(

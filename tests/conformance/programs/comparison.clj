@@ -95,3 +95,5 @@
 (= 12345678901234567890 12345678901234567890)
 ;; @cmp-distinct-q
 [(distinct? 1 2 3) (distinct? 1 2 1) (distinct? :a)]
+;; @cmp-chain-evaluates-every-operand
+(let [x 2] [(< x 1 3) (< x 1 (quot x 0))])
