@@ -137,3 +137,5 @@
 (into {} (map #(when (pos? %) [% (* % 10)]) [1 -1 2 0]))
 ;; @mp-keys-vals-of-entries
 [(keys (sort-by val > {:a 1 :b 3 :c 2})) (vals (sort-by key {:b 2 :a 1})) (take 2 (keys (sort-by val > (frequencies "mississippi")))) (keys (filter #(odd? (val %)) {:a 1 :b 2 :c 3})) (keys (sort-by key {}))]
+;; @mp-keys-of-plain-vectors
+[(keys [[:a 1] [:b 2]]) (vals [[:a 1]]) (key [:a 1])]
