@@ -90,6 +90,10 @@ RESULTS: list[tuple[str, tuple[object, ...], str]] = [
     ("<", (1, 2, 3), "true"),
     ("<", (1, 3, 2), "false"),
     ("<", (1, NAN), "false"),
+    # pair by pair as Clojure: a false pair ends it before a later non-number is looked at
+    ("<", (5, 3, None), "false"),
+    (">", (1, 2, "a"), "false"),
+    ("<=", (2, 1, "a"), "false"),
     (">", (3, 2.5, 1), "true"),
     ("<=", (1, 1, 2), "true"),
     (">=", (2, 2, 3), "false"),
@@ -323,6 +327,7 @@ ERRORS: list[tuple[str, tuple[object, ...], str, str]] = [
     ("max", (1, "a"), "type_error", "string"),
     ("min", (None, 1), "type_error", "nil"),
     ("<", (1, None), "type_error", "<: expected numbers"),
+    ("<", (1, 2, None), "type_error", "<: expected numbers, got number, number, nil"),
     ("<", ("a", "b"), "type_error", "string"),
     (">=", (True, 1), "type_error", "boolean"),
     ("compare", (1, "a"), "type_error", "not comparable"),

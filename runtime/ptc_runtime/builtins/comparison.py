@@ -46,12 +46,17 @@ def _chain(who: str, xs: tuple[object, ...], ok: Callable[[object, object], bool
         return True
     if not xs:
         raise wrong_count(who, 0, "1 or more")
-    for x in xs:
-        t = type(x)
-        if t is not int and t is not float:
-            got = ", ".join(kind_name(a) for a in xs)
+    # pair by pair, as Clojure: a pair that is false ends it before later operands are
+    # looked at ((< 5 3 nil) is false), a pair holding a non-number is the error
+    for i in range(len(xs) - 1):
+        a, b = xs[i], xs[i + 1]
+        ta, tb = type(a), type(b)
+        if (ta is not int and ta is not float) or (tb is not int and tb is not float):
+            got = ", ".join(kind_name(x) for x in xs)
             raise PtcError("type_error", f"{who}: expected numbers, got {got}")
-    return all(ok(xs[i], xs[i + 1]) for i in range(len(xs) - 1))
+        if not ok(a, b):
+            return False
+    return True
 
 
 @declare(DECLS, "<", variadic_min=1, doc="True if the numbers strictly increase.")

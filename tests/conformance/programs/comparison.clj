@@ -97,3 +97,5 @@
 [(distinct? 1 2 3) (distinct? 1 2 1) (distinct? :a)]
 ;; @cmp-chain-evaluates-every-operand
 (let [x 2] [(< x 1 3) (< x 1 (quot x 0))])
+;; @cmp-chain-stops-at-a-false-pair
+[(< 5 3 nil) (> 1 2 "a") (>= 1 2 :k) (let [v [3 1]] (< (first v) (second v) nil))]
