@@ -217,3 +217,5 @@
 [(str \o101 \o142) (int \o101)]
 ;; @s-escape-b-f-octal-verbatim
 [(count "a\fb") (count "a\bb") (count "\101") (count "a\u00e9")]
+;; @s-format-f-of-integer
+[(format "%.2f" 3) (format "%5.1f" 10) (format "%e" 2)]
