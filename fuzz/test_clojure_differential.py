@@ -78,3 +78,14 @@ def test_campaign_command(tmp_path: Path) -> None:
     assert code == 0, out.getvalue()
     assert "total" in out.getvalue() and "100.00" in out.getvalue()
     assert report.read_text(encoding="utf-8").startswith(";; ptc fuzz clojure: seeds")
+
+
+def test_round_three_families_are_drawn() -> None:
+    # LLM-shaped dataset pipelines, their failing and printing variants, the rarer families
+    # weighted up, and deeper nesting: each must show up in an ordinary campaign's programs.
+    programs = generate(SEED, 2000)
+    assert sum("(def data [" in p for p in programs) > 100
+    assert any("(def data [" in p and "(println" in p for p in programs)
+    assert any("(def data [" in p and " bad" in p for p in programs)
+    assert sum(p.startswith(("(when-some", "(if-some")) for p in programs) > 10
+    assert sum("(group-by #(get % \"dept\")" in p for p in programs) > 5

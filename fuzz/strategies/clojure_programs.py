@@ -68,6 +68,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from fuzz.strategies.llm_programs import llm_program
+
 SWITCHES = frozenset({"if-let", "numeric-comparator-on-strings", "float-rem-edges",
                       "unicode-regex-classes", "join-string", "nil-nthrest"})
 # Families that exposed a real bug and are off until it is fixed (name -> reason).
@@ -1661,6 +1663,11 @@ def program(rng: random.Random, disabled: frozenset[str] | None = None) -> str:
     """One program: an expression, or a few top-level forms (def/defn, doseq + println)."""
     gen = Gen(rng, disabled)
     depth = rng.choice((1, 2, 2, 3, 3, 3, 4))
+    if rng.random() < 0.02:  # deeper nesting now and then (round 3)
+        depth = rng.choice((5, 5, 6, 7))
+    shape = rng.random()
+    if shape < 0.12:  # round 3: LLM-shaped tool orchestration, and rarer families weighted up
+        return llm_program(rng) if shape < 0.08 else low_frequency(gen, min(depth, 4))
     shape = rng.random()
     if shape < 0.08:
         return definitions(gen, depth)
@@ -1705,6 +1712,34 @@ def program(rng: random.Random, disabled: frozenset[str] | None = None) -> str:
     if rng.random() < 0.3:
         return "(do " + "\n    ".join([*lines, value]) + ")"
     return "\n".join([*lines, value])
+
+
+def low_frequency(gen: Gen, depth: int) -> str:
+    """The families the first rounds drew least: when-some/if-some and string-keyed pipelines."""
+    r, g = gen.rng, gen.gen
+    c = max(depth - 1, 1)
+    w = gen.fresh("w")
+    pick = r.randrange(6)
+    if pick == 0:
+        inner = r.choice(("int", "str", "rec"))
+        body = g(r.choice(("int", "str", "vec<int>")), c, Env().bind(w, inner))
+        return f"(when-some [{w} {g(f'opt<{inner}>', c, Env())}] {body})"
+    if pick == 1:  # false is bound by when-some, skipped by when-let
+        form = r.choice(("when-some", "when-let"))
+        return f"({form} [{w} {g('bool', c, Env())}] [{w} {g('int', c, Env())}])"
+    if pick == 2 and gen.on("if-let"):
+        inner = r.choice(("int", "str"))
+        return (f"(if-some [{w} {g(f'opt<{inner}>', c, Env())}] "
+                f"{g('str', c, Env().bind(w, inner))} {g('str', c, Env())})")
+    if pick == 3:
+        return (f"(->> {gen.srec_pipeline(c, Env())}\n     (group-by #(get % \"dept\"))\n"
+                f"     (map (fn [[d rs]] [d (reduce + 0 (map #(get % \"qty\") rs))]))\n     (into {{}}))")
+    if pick == 4:
+        return (f"(mapv #(select-keys % [\"id\" \"name\" \"score\"]) "
+                f"{gen.srec_pipeline(c, Env())})")
+    return (f"(let [rows {gen.srec_pipeline(c, Env())}]\n"
+            f"  {{:n (count rows) :total (reduce + 0 (keep #(get % \"score\") rows))"
+            f" :names (mapv #(get % \"name\") rows)}})")
 
 
 def nested_doseq(gen: Gen, depth: int) -> str:
