@@ -111,3 +111,5 @@
 (let [{a 0 b 1 c 5 :or {c :none}} [10 20]
       {:keys [x] :as whole} [1 2]]
   [a b c x whole (map (fn [{f 0 s 1}] (+ f s)) [[1 2] [3 4]])])
+;; @ds-map-pattern-on-scalar-error
+(let [{:keys [id]} "42"] id)
