@@ -219,3 +219,5 @@
 [(count "a\fb") (count "a\bb") (count "\101") (count "a\u00e9")]
 ;; @s-format-f-of-integer
 [(format "%.2f" 3) (format "%5.1f" 10) (format "%e" 2)]
+;; @s-keyword-of-number-error
+(keyword 42)
