@@ -221,3 +221,5 @@
 [(format "%.2f" 3) (format "%5.1f" 10) (format "%e" 2)]
 ;; @s-keyword-of-number-error
 (keyword 42)
+;; @s-str-symbol-quoted
+[(str 'x) (pr-str 'x)]
