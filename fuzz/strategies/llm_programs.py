@@ -186,6 +186,16 @@ class LlmGen:
             lambda: (f"(->> {src} (group-by #(get-in % [:owner :level] 0))"
                      f" (map (fn [[{k} {vs}]] [{k} (mapv :id {vs})])) (into {{}}))"),
             lambda: f"(update (frequencies (map :status {src})) :open (fnil + 0) 100)",
+            lambda: f"(update-vals (group-by (juxt :team #(count (:tags %))) {src}) count)",
+            lambda: f"(reduce (fn [m {r}] (update m (:team {r}) (fnil conj #{{}}) (:id {r}))) {{}} {src})",
+            lambda: (f"(vec (map-indexed (fn [i {r}] (assoc (select-keys {r} [:id]) :rank (inc i)))"
+                     f" (sort-by (juxt (comp - count :tags) :id) {src})))"),
+            lambda: f"(vec (keep #(some-> % :owner :name str/upper-case) {src}))",
+            lambda: f"(mapv #(mapv :id %) (partition-by :team (sort-by :team {src})))",
+            lambda: f"(into #{{}} (mapcat :tags {src}))",
+            lambda: (f"(let [{s} (reduce (fn [a {r}] (-> a (update :n inc) (update :sum + (:hours {r}))))"
+                     f" {{:n 0 :sum 0.0}} {src})]\n"
+                     f"        (assoc {s} :mean (when (pos? (:n {s})) (/ (:sum {s}) (:n {s})))))"),
             lambda: f"(not-empty (filterv #(str/includes? (str/join \" \" (:tags %)) \"vi\") {src}))",
         ])
 
@@ -243,11 +253,11 @@ class LlmGen:
         if kind == "print":
             lines = []
             for _ in range(rng.randint(1, 3)):
-                # pr-str of a map built by hashing, or of a whole record (9 keys: a hash map
-                # in Clojure), shows hash order (decision 6)
+                # pr-str of a set, of a map built by hashing, or of a whole record (9 keys: a
+                # hash map in Clojure) shows hash order (decision 6)
                 k = rng.choice([n for n, e in steps if n in keys and not any(
                     w in e for w in ("frequencies", "group-by", "zipmap", "into {", "reduce", "merge",
-                                     "update (", "not-empty"))] or ["0"])
+                                     "update (", "not-empty", "#{", "update-vals"))] or ["0"])
                 lines.append(rng.choice([
                     f'(println "{k}:" (count {rng.choice(srcs)}) nil :done 1.5)',
                     f'(println (str "{k} = " (pr-str {k})))',
