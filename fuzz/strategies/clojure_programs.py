@@ -54,6 +54,9 @@ functions, some->>/cond->>, when-some, do, nested destructuring, doseq/for with 
   lazy sequence calls (Clojure prints as it realises chunks); `letfn`, `atom`,
   `sorted-map`, clojure.set's project/rename-keys/index/map-invert/join (not in the target).
 
+Round 3 adds LLM-shaped dataset pipelines (`fuzz/strategies/llm_programs.py`, whose docstring
+lists what they avoid), `low_frequency` for the rarer families, and depth 5-7 now and then.
+
 Deliberate errors (integer division by zero, arithmetic on nil) are generated now and then:
 an error on both sides is agreement.
 
