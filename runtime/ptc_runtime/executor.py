@@ -19,7 +19,7 @@ import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import CodeType, TracebackType
+from types import CodeType, FunctionType, TracebackType
 from typing import Any, Literal
 
 from ptc_runtime import context, uservars
@@ -54,14 +54,29 @@ def base_globals() -> dict[str, Any]:
         g: dict[str, Any] = dict(HELPERS)
         g.update(uservars.HELPERS)
         for spec in BUILTINS.values():
-            g[spec.py_name] = spec.fn
-            # a fn under several names is reported by its last one, unless that is an
-            # alias (`inc'`, `.trim`, `Double/parseDouble`) and an earlier one is not
-            known = _BUILTIN_NAMES.get(spec.fn.__name__)
+            fn = spec.fn
+            known = _BUILTIN_NAMES.get(fn.__name__)
+            if (known is not None and not _is_alias(known) and not _is_alias(spec.name)
+                    and type(fn) is FunctionType):
+                # one fn under two builtin names (`map`/`mapv`, `filter`/`filterv`): the
+                # second gets a copy of its own name (the same code, no extra call), so an
+                # arity error names the builtin the program called, not the other one
+                fn = _renamed(fn, spec.py_name)
+            g[spec.py_name] = fn
+            # an alias (`inc'`, `.trim`, `Double/parseDouble`) is reported by its main name
+            known = _BUILTIN_NAMES.get(fn.__name__)
             if known is None or _is_alias(known) >= _is_alias(spec.name):
-                _BUILTIN_NAMES[spec.fn.__name__] = spec.name
+                _BUILTIN_NAMES[fn.__name__] = spec.name
         _BASE_GLOBALS = g
     return _BASE_GLOBALS
+
+
+def _renamed(fn: FunctionType, name: str) -> FunctionType:
+    """`fn` under `name`: the same code object but for the name Python's errors show."""
+    code = fn.__code__.replace(co_name=name, co_qualname=name)
+    copy = FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    return copy
 
 
 def _is_alias(name: str) -> bool:
