@@ -42,3 +42,12 @@ def test_both_names_still_compute() -> None:
     )
     assert result.error is None, result.error
     assert result.value == [[2, 3], [2, 3], [1, 3], [1, 3], "A", "b", 7, 1]
+
+
+@pytest.mark.parametrize(
+    "name", ["map", "mapv", "filter", "filterv", "upper-case", "upcase", "parse-int", "downcase"]
+)
+def test_each_name_prints_as_itself(name: str) -> None:
+    # the copy made for the second name keeps the builtin's printed name (its own)
+    result = ptc_compiler.run(f"(str {name})")
+    assert result.value == f"#function[{name}]", result

@@ -61,7 +61,7 @@ def base_globals() -> dict[str, Any]:
                 # one fn under two builtin names (`map`/`mapv`, `filter`/`filterv`): the
                 # second gets a copy of its own name (the same code, no extra call), so an
                 # arity error names the builtin the program called, not the other one
-                fn = _renamed(fn, spec.py_name)
+                fn = _renamed(fn, spec.py_name, spec.name)
             g[spec.py_name] = fn
             # an alias (`inc'`, `.trim`, `Double/parseDouble`) is reported by its main name
             known = _BUILTIN_NAMES.get(fn.__name__)
@@ -71,11 +71,14 @@ def base_globals() -> dict[str, Any]:
     return _BASE_GLOBALS
 
 
-def _renamed(fn: FunctionType, name: str) -> FunctionType:
-    """`fn` under `name`: the same code object but for the name Python's errors show."""
+def _renamed(fn: FunctionType, name: str, ptc_name: str) -> FunctionType:
+    """`fn` under `name`: the same code object but for the name Python's errors show,
+    printed as the builtin `ptc_name` (`#function[mapv]`)."""
     code = fn.__code__.replace(co_name=name, co_qualname=name)
     copy = FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
     copy.__kwdefaults__ = fn.__kwdefaults__
+    copy.__dict__.update(fn.__dict__)
+    copy.__dict__["ptc_name"] = ptc_name
     return copy
 
 
