@@ -223,7 +223,18 @@ def from_host(x: object, records: Records | None = None) -> object:
         if found:
             register(records, found)  # type: ignore[arg-type]
         return x
-    return _walk(x, _host_open, _host_close)
+    try:
+        return _walk(x, _host_open, _host_close)
+    except PtcError:
+        raise
+    except (RecursionError, MemoryError):
+        raise
+    except Exception:
+        # a host object's own method (a dict subclass's items, a key's __hash__) raised:
+        # the host's bug, reported as typed without its text (it may hold a repr)
+        raise PtcError(
+            "tool_error", "host data could not be read: one of its values raised an error when read"
+        ) from None
 
 
 _PLAIN_VALUES: Final = frozenset({str, int, float, bool, type(None)})

@@ -579,9 +579,11 @@ def check_tool_result(
     except TypeError:
         try:
             text = _encode_result(_keys_as_text(result))
-        except (TypeError, ValueError, RecursionError):
+        except Exception:  # any failure of the host's value: as below
             raise rejection(ns, name, "returned a value that is not JSON") from None
-    except (ValueError, RecursionError):
+    except Exception:
+        # ValueError (NaN, a cycle), RecursionError, or a host object's own method (a dict
+        # subclass's items, a list subclass's __iter__) raising: the host's value, not ours
         raise rejection(ns, name, "returned a value that is not JSON") from None
     if len(text) > limits.tool_result_bytes or (
         not text.isascii() and len(text.encode("utf-8", "surrogatepass")) > limits.tool_result_bytes
