@@ -225,9 +225,7 @@ def from_host(x: object, records: Records | None = None) -> object:
         return x
     try:
         return _walk(x, _host_open, _host_close)
-    except PtcError:
-        raise
-    except (RecursionError, MemoryError):
+    except (PtcError, RecursionError, MemoryError):
         raise
     except Exception:
         # a host object's own method (a dict subclass's items, a key's __hash__) raised:
