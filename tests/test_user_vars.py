@@ -29,6 +29,7 @@ from ptc_compiler import api
 from ptc_compiler.lower import emit
 from ptc_compiler.lower.ctx import NS, NSC
 from ptc_runtime import context, executor, seam, uservars
+from ptc_runtime import runtime as runtime_module
 from ptc_runtime.seam import Runtime
 from tests.outcomes import describe
 
@@ -298,7 +299,7 @@ def former_lowering(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as m:
         m.setattr(emit, "user_var", subscript_ref)
         m.setattr(emit, "helper", old_helper)
-        m.setattr(seam, "execute", old_execute)
+        m.setattr(runtime_module, "execute", old_execute)
         m.setattr(executor, "execute", old_execute)
         yield
 

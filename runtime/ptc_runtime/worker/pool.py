@@ -36,6 +36,8 @@ from typing import Any
 from ptc_runtime.bindings import BindingRejection, call_host, rejection
 from ptc_runtime.errors import KINDS, PtcError, bound_message
 from ptc_runtime.limits import Limits
+from ptc_runtime.run_contract import MISSING, OutputText, RunFailure, RunResult
+from ptc_runtime.tool_boundary import binding_member, check_tool_result, plain_json
 from ptc_runtime.worker.prelude import CONSTANT_SECONDS, MAX_LOADED, PreludePackage
 from ptc_runtime.worker.protocol import Closed, LineReader, ProtocolError, dumps, loads
 
@@ -231,16 +233,14 @@ class WorkerPool:
     # -- one run --------------------------------------------------------------
 
     def run(self, runtime: Any, spec: Any, env: Any, loop: asyncio.AbstractEventLoop | None) -> Any:
-        from ptc_runtime import seam
-
         retained = spec.state_owner is not None
         start = time.monotonic()
         deadline = None if spec.timeout_ms is None else start + spec.timeout_ms / 1000.0
 
         def fail(kind: str, code: str, message: str, output: tuple[Any, ...] = ()) -> Any:
-            return seam.RunResult(
+            return RunResult(
                 output=output,
-                error=seam.RunFailure(kind, message, code),  # type: ignore[arg-type]
+                error=RunFailure(kind, message, code),  # type: ignore[arg-type]
                 outcome="error",
                 mode="isolated",
             )
@@ -254,8 +254,8 @@ class WorkerPool:
                 names = names | frozenset(getattr(init, "defines", ()))
             compiled = runtime.compile_for(spec, names)
         except PtcError as err:
-            r = seam.RunFailure.of(err)
-            return seam.RunResult(error=r, outcome="error", mode="isolated")
+            r = RunFailure.of(err)
+            return RunResult(error=r, outcome="error", mode="isolated")
         try:
             if retained and env.proc is not None and env.proc.alive():
                 proc = env.proc
@@ -303,7 +303,7 @@ class WorkerPool:
                 "fn_names": dict(init.fn_names),
             }
         try:
-            msg["data"] = seam.plain_json(dict(spec.data or {}))
+            msg["data"] = plain_json(dict(spec.data or {}))
         except (TypeError, ValueError) as exc:
             if not retained:
                 self.give_back(proc)
@@ -521,8 +521,6 @@ class WorkerPool:
                 r["details"] = details
             answer(r)
 
-        from ptc_runtime.seam import binding_member
-
         table, member, fn = binding_member(tuple(spec.bindings), name)
         if fn is None:
             error("unknown_tool", f"Unknown tool: {bound_message(name, 80)}")
@@ -545,8 +543,6 @@ class WorkerPool:
             return
 
         def work() -> None:
-            from ptc_runtime.seam import check_tool_result, plain_json
-
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             cancelled = (
                 (lambda: spec.cancel.cancelled) if spec.cancel is not None else (lambda: False)
@@ -586,8 +582,6 @@ _OUTCOMES = frozenset({"value", "return", "fail", "error"})
 
 def _result_from(reply: dict[str, Any], limits: Limits) -> Any:
     """Validate a worker's `done` body strictly; anything off is a protocol error."""
-    from ptc_runtime import seam
-
     body = reply.get("result")
     if type(body) is not dict:
         raise ProtocolError("a result that is not an object")
@@ -615,7 +609,7 @@ def _result_from(reply: dict[str, Any], limits: Limits) -> Any:
             or not all(type(k) is str and type(v) is str for k, v in details.items())
         ):
             raise ProtocolError("malformed error details")
-        failure = seam.RunFailure(
+        failure = RunFailure(
             err["kind"],
             bound_message(str(err.get("message", "")), 1024),
             bound_message(str(err.get("code", "error")), 64),
@@ -626,7 +620,7 @@ def _result_from(reply: dict[str, Any], limits: Limits) -> Any:
         )
     elif outcome in ("error", "fail"):
         raise ProtocolError("a failed result without an error")
-    native: Any = seam.MISSING
+    native: Any = MISSING
     if "native" in body:
         from ptc_runtime.worker.crossing import MalformedValue, decode
 
@@ -634,12 +628,12 @@ def _result_from(reply: dict[str, Any], limits: Limits) -> Any:
             native = decode(body["native"])
         except MalformedValue as exc:
             raise ProtocolError(f"a malformed native value ({exc})") from None
-    return seam.RunResult(
-        value=body["value"] if "value" in body else seam.MISSING,
-        output=tuple(seam.OutputText(t) for t in output),
+    return RunResult(
+        value=body["value"] if "value" in body else MISSING,
+        output=tuple(OutputText(t) for t in output),
         error=failure,
         outcome=outcome,
-        fail_value=body["fail_value"] if "fail_value" in body else seam.MISSING,
+        fail_value=body["fail_value"] if "fail_value" in body else MISSING,
         steps=steps,
         mode="isolated",
         native_value=native,

@@ -1,0 +1,108 @@
+"""From an execution's outcome to a `RunResult`: projection, commit or rollback.
+
+Shared by the in-process runtime and the worker process (`ptc_runtime.worker.main`).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ptc_runtime.context import RunContext
+from ptc_runtime.errors import PtcError
+from ptc_runtime.executor import Outcome
+from ptc_runtime.limits import Limits, encode_json
+from ptc_runtime.printer import pr_str
+from ptc_runtime.run_contract import (
+    MISSING,
+    OutcomeName,
+    OutputText,
+    RunFailure,
+    RunResult,
+    RunSpec,
+)
+from ptc_runtime.state import Environment
+
+
+def finish(
+    ctx: RunContext | None,
+    value: object,
+    err: PtcError | None,
+    outcome: OutcomeName,
+    spec: RunSpec,
+    prefix: str = "",
+    *,
+    steps: int | None = None,
+) -> RunResult:
+    """A result from the pieces (output from `ctx`)."""
+    output = tuple(OutputText(t) for t in ctx.output) if ctx is not None else ()
+    used = ctx.steps_used if ctx is not None and steps is None else (steps or 0)
+    if err is not None:
+        return RunResult(
+            output=output, error=RunFailure.of(err, prefix), outcome=outcome, steps=used
+        )
+    return RunResult(value=value, output=output, outcome=outcome, steps=used)
+
+
+def project(value: object, limits: Limits) -> object:
+    """The completion as lossless JSON (kinds `invalid-output` / `output-limit`)."""
+    return json.loads(encode_json(value, limits.max_value_bytes, "the result value"))
+
+
+def settle(
+    ctx: RunContext, out: Outcome, spec: RunSpec, env: Environment | None, limits: Limits
+) -> RunResult:
+    """Project the completion, commit or roll back the owner's environment, build the result."""
+    steps = ctx.steps_used
+    output = tuple(OutputText(t) for t in ctx.output)
+    if out.status == "error":
+        if env is not None:
+            env.rollback()
+        assert out.error is not None
+        return RunResult(
+            output=output, error=RunFailure.of(out.error), outcome="error", steps=steps
+        )
+    if out.status == "fail":
+        if env is not None:
+            env.rollback()
+        try:
+            fv: object = project(out.value, limits)
+        except PtcError:
+            fv = _preview(out.value)
+        failure = RunFailure("exception", "fail: " + _preview(out.value), "fail")
+        return RunResult(
+            output=output,
+            error=failure,
+            outcome="fail",
+            fail_value=fv,
+            steps=steps,
+            native_value=out.value if spec.native else MISSING,
+        )
+    value: object = MISSING
+    try:
+        if not spec.discard_completion:
+            value = project(out.value, limits)
+        if env is not None:
+            env.commit(
+                out.value,
+                advance_history=out.status == "value",
+                memory_bytes=limits.memory_bytes,
+                history_bytes=limits.history_bytes,
+            )
+    except PtcError as err:
+        if env is not None:
+            env.rollback()
+        return RunResult(output=output, error=RunFailure.of(err), outcome="error", steps=steps)
+    return RunResult(
+        value=value,
+        output=output,
+        outcome=out.status,
+        steps=steps,
+        native_value=out.value if spec.native else MISSING,
+    )
+
+
+def _preview(value: object) -> str:
+    try:
+        return pr_str(value, limit=400)[:400]
+    except PtcError:
+        return "<unprintable value>"
