@@ -183,9 +183,7 @@ class Emitter:
     def via_statements(self, node: ir.Node) -> Lowered:
         """Lower a statement-shaped node in expression position through a temporary."""
         if isinstance(node, ir.If):
-            fast = self.if_expr(node)
-            if fast is not None:
-                return fast
+            return self.if_expr(node)
         if isinstance(node, ir.Let):
             return self.let_expr(node)
         t = self.cx.fresh()
@@ -223,14 +221,25 @@ class Emitter:
         low = self.expr(value)
         return [*low.stmts, at(value.span, assign(ident, low.expr))]  # type: ignore[list-item]
 
-    def if_expr(self, node: ir.If) -> Lowered | None:
+    def if_expr(self, node: ir.If) -> Lowered:
+        """`if` for its value: a conditional expression when neither branch needs
+        statements, else an `if` statement assigning a temporary.
+
+        Each branch is lowered once, whichever form results: lowering it again in tail
+        form (as this once did when a branch had statements) doubled the work per
+        nesting level, exponential in the depth of `if`s around loops.
+        """
         test = self.expr(node.test)
         then = self.expr(node.then)
         else_ = self.expr(node.else_)
-        if then.stmts or else_.stmts:
-            return None
         cond_stmts, cond = self.truthy(node.test, test)
-        return Lowered(cond_stmts, ast.IfExp(cond, then.expr, else_.expr))
+        if not then.stmts and not else_.stmts:
+            return Lowered(cond_stmts, ast.IfExp(cond, then.expr, else_.expr))
+        t = self.cx.fresh()
+        body = [*then.stmts, assign(t, then.expr)]
+        orelse = [*else_.stmts, assign(t, else_.expr)]
+        branch = at(node.span, ast.If(cond, body, orelse))
+        return Lowered((*cond_stmts, branch), load(t))  # type: ignore[arg-type]
 
     def let_expr(self, node: ir.Let) -> Lowered:
         stmts: list[ast.stmt] = []
