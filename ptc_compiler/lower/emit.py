@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ptc_compiler import ir
@@ -243,16 +243,37 @@ class Emitter:
 
     def let_expr(self, node: ir.Let) -> Lowered:
         stmts: list[ast.stmt] = []
-        saved = self.cx.numeric
+        added: list[str] = []
         try:
             for ident, value in node.bindings:
                 stmts.extend(self.bind(ident, value))
                 if scan.is_numeric(value, self.cx.numeric):
-                    self.cx.numeric = self.cx.numeric | {ident}
+                    self.know_numeric((ident,), added)
             body = self.expr(node.body)
         finally:
-            self.cx.numeric = saved
+            self.forget_numeric(added)
         return Lowered((*stmts, *body.stmts), body.expr)
+
+    def know_numeric(self, idents: Iterable[str], added: list[str]) -> None:
+        """Record `idents` as known numbers for the scope being lowered, noting in `added`
+        those that were not known yet (`forget_numeric` removes exactly those).
+
+        The set is changed in place, not rebuilt: a `let` of n numeric bindings (or
+        n nested ones, as `cond->` and `as->` expand to) copied it n times, quadratic.
+        Idents are unique per program, so removing on leaving a scope is exact.
+        """
+        numeric = self.cx.numeric
+        for ident in idents:
+            if ident not in numeric:
+                numeric.add(ident)
+                added.append(ident)
+
+    def forget_numeric(self, added: list[str]) -> None:
+        """Undo `know_numeric` on leaving its scope."""
+        numeric = self.cx.numeric
+        for ident in added:
+            numeric.discard(ident)
+        added.clear()
 
     def truthy(self, node: ir.Node, low: Lowered) -> tuple[tuple[ast.stmt, ...], ast.expr]:
         """Clojure truthiness of a lowered test: `x is not None and x is not False`."""
@@ -465,15 +486,15 @@ class Emitter:
                 return out + self.tail(body[-1], sink)
             case ir.Let(bindings=bindings, body=body):
                 out = []
-                saved = self.cx.numeric
+                added: list[str] = []
                 try:
                     for ident, value in bindings:
                         out.extend(self.bind(ident, value))
                         if scan.is_numeric(value, self.cx.numeric):
-                            self.cx.numeric = self.cx.numeric | {ident}
+                            self.know_numeric((ident,), added)
                     return out + self.tail(body, sink)
                 finally:
-                    self.cx.numeric = saved
+                    self.forget_numeric(added)
             case ir.Recur(args=args):
                 return self.recur(node, args)
             case ir.Loop():
@@ -525,13 +546,14 @@ class Emitter:
 
     def loop(self, node: ir.Loop, sink: Sink) -> list[ast.stmt]:
         out: list[ast.stmt] = []
-        saved_numeric, saved_recur = self.cx.numeric, self.cx.recur
+        saved_recur = self.cx.recur
+        added: list[str] = []
         try:
             for ident, value in node.bindings:
                 low = self.expr(value)
                 out.extend(low.stmts)
                 out.append(at(value.span, assign(ident, low.expr)))  # type: ignore[arg-type]
-            self.cx.numeric = saved_numeric | scan.numeric_loop_bindings(node, saved_numeric)
+            self.know_numeric(scan.numeric_loop_bindings(node, self.cx.numeric), added)
             self.cx.recur = LoopTarget(tuple(i for i, _ in node.bindings))
             if sink is return_sink:
                 body = self.tail(node.body, sink)
@@ -541,7 +563,8 @@ class Emitter:
             body = self.tail(node.body, assign_sink(t, then_break=True))
             out += self.positioned_loop(node, body, breaks=True)
         finally:
-            self.cx.numeric, self.cx.recur = saved_numeric, saved_recur
+            self.forget_numeric(added)
+            self.cx.recur = saved_recur
         return out + sink(load(t))
 
     @staticmethod
@@ -702,22 +725,21 @@ class Emitter:
             body.extend(fuel_check())
         if arity.rest is not None:
             body.append(assign(arity.rest, helper("rest_args", load(arity.rest))))
-        saved_numeric = cx.numeric
-        try:
-            specialised = self.numeric_params(arity)
-            if specialised:
-                # Two versions of the body: one where the guarded parameters are known
-                # numbers (arithmetic on them compiles to Python operators), one general.
-                checks: list[ast.expr] = [number_test(p) for p in sorted(specialised)]
-                guard = checks[0] if len(checks) == 1 else ast.BoolOp(op=ast.And(), values=checks)
-                cx.numeric = saved_numeric | specialised
+        specialised = self.numeric_params(arity)
+        if specialised:
+            # Two versions of the body: one where the guarded parameters are known
+            # numbers (arithmetic on them compiles to Python operators), one general.
+            checks: list[ast.expr] = [number_test(p) for p in sorted(specialised)]
+            guard = checks[0] if len(checks) == 1 else ast.BoolOp(op=ast.And(), values=checks)
+            added: list[str] = []
+            try:
+                self.know_numeric(specialised, added)
                 fast = self.arity_body(arity)
-                cx.numeric = saved_numeric
-                body.append(ast.If(test=guard, body=fast, orelse=self.arity_body(arity)))
-            else:
-                body.extend(self.arity_body(arity))
-        finally:
-            cx.numeric = saved_numeric
+            finally:
+                self.forget_numeric(added)
+            body.append(ast.If(test=guard, body=fast, orelse=self.arity_body(arity)))
+        else:
+            body.extend(self.arity_body(arity))
         fdef = ast.FunctionDef(
             name=pyname,
             args=arguments(params, vararg),
