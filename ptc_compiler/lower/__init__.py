@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ptc_compiler import ir
+from ptc_compiler.budget import CompileBudget
 from ptc_compiler.lower.check import finalize
 from ptc_compiler.lower.ctx import CREDIT, FUEL, PULL, Ctx
 from ptc_compiler.lower.emit import Emitter
@@ -31,10 +32,12 @@ def lower(
     builtins: Mapping[str, BuiltinSpec] | None = None,
     *,
     guards: bool = True,
+    budget: CompileBudget | None = None,
 ) -> LoweredModule:
     """Lower an analyzed program to a Python module defining `program()`.
 
     `guards=False` leaves out the step-budget checks (benchmarks of guard overhead only).
+    `budget` is charged per node lowered (`ptc_compiler.budget`); none means unbounded.
 
     Raises `GeneratedCodeRejected` (a compiler bug) if the result leaves the allowed subset.
     """
@@ -46,7 +49,7 @@ def lower(
     if program.prelude_key is not None:
         cx.prelude_key = program.prelude_key
         cx.const("attach", program.prelude_key)  # first: the run sees its prelude
-    emitter = Emitter(builtins, cx)
+    emitter = Emitter(builtins, cx, budget)
     main = emitter.program(program.body)
     module = ast.Module(body=[*cx.hoisted, main], type_ignores=[])
     if not guards:

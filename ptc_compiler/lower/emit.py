@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ptc_compiler import ir
+from ptc_compiler.budget import CompileBudget, unbounded
 from ptc_compiler.lower import (
     rules_format,
     rules_grouping,
@@ -99,9 +100,14 @@ def collect_item(acc: str, item: ast.expr) -> ast.stmt:
 class Emitter:
     """Lowers the nodes of one program; `builtins` names each builtin's global."""
 
-    def __init__(self, builtins: Mapping[str, BuiltinSpec], cx: Ctx) -> None:
+    def __init__(
+        self, builtins: Mapping[str, BuiltinSpec], cx: Ctx, budget: CompileBudget | None = None
+    ) -> None:
         self.builtins = builtins
         self.cx = cx
+        #: charged per node lowered: a node lowered twice (a fn's numeric version and
+        #: its general one) counts twice, so the budget bounds the generated code
+        self.budget = budget if budget is not None else unbounded()
         self.module_fns: set[str] = set()  # python names of fns defined at module level
         self.free_memo: dict[int, frozenset[str]] = {}
         self.hoists: list[
@@ -113,6 +119,10 @@ class Emitter:
 
     def expr(self, node: ir.Node) -> Lowered:
         """Lower `node` for its value."""
+        budget = self.budget  # `CompileBudget.charge`, inlined: this runs per node
+        budget.nodes += 1
+        if budget.nodes >= budget.next_check:
+            budget.check()
         # One dict lookup per node (a `match` would try its class patterns one by one).
         lower_kind = _EXPR_KINDS.get(type(node))
         if lower_kind is None:
@@ -716,7 +726,6 @@ class Emitter:
         return defs
 
     def arity_def(self, arity: ir.FnArity, pyname: str) -> ast.stmt:
-        cx = self.cx
         params = [ast.arg(arg=p) for p in arity.params]
         vararg = ast.arg(arg=arity.rest) if arity.rest is not None else None
         body: list[ast.stmt] = [fuel_globals()]
