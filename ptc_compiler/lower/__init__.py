@@ -1,8 +1,10 @@
 """Lowering: IR program -> one `ast.Module` (then checked and compiled once).
 
 Entry: `lower(program) -> LoweredModule`. The module holds the hoisted constants
-and functions, then `def program(): ...` for the top-level forms. Lowering never
-raises `PtcError`: the analyzer has checked everything a program can get wrong.
+and functions, then `def program(): ...` for the top-level forms. Lowering raises
+`PtcError` only for limits of the generated code: a compile budget run out
+(`compile_limit`) or loops nested past CPython's block limit (`program_too_complex`,
+`blocks`); the analyzer has checked everything else a program can get wrong.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 
 from ptc_compiler import ir
 from ptc_compiler.budget import CompileBudget
+from ptc_compiler.lower.blocks import check_block_depth
 from ptc_compiler.lower.check import finalize
 from ptc_compiler.lower.ctx import CREDIT, FUEL, PULL, Ctx
 from ptc_compiler.lower.emit import Emitter
@@ -55,6 +58,7 @@ def lower(
     if not guards:
         module = _Unguard().visit(module)
     finalize(module)  # positions for every node + the allow-list, in one pass
+    check_block_depth(module)  # a program error where loops nest past what CPython compiles
     return LoweredModule(module, dict(cx.fn_names))
 
 
