@@ -242,9 +242,14 @@ def _compile_uncached_now(
     # node; the clock is also read between passes. The allow-list check and CPython's
     # `compile()` cannot be interrupted, but the node count bounds the tree they walk.
     budget = CompileBudget(limits.compile_timeout_ms, limits.compile_nodes)
-    forms = read(source)
-    budget.check()
-    analyzed = analyze(forms, AnalysisEnv(user_names=user_names, tools=tools), budget)
+    try:
+        # The reader caps source nesting, but macros (`->`, `some->`, `cond`) nest the
+        # forms they expand to as deep as the source is long: every pass may recurse.
+        forms = read(source)
+        budget.check()
+        analyzed = analyze(forms, AnalysisEnv(user_names=user_names, tools=tools), budget)
+    except RecursionError:
+        raise PtcError("program_too_complex", _TOO_DEEP, hint=_TOO_DEEP_HINT) from None
     try:
         lowered = lower(analyzed, guards=guards, budget=budget)  # includes the allow-list
         budget.check()
@@ -254,7 +259,7 @@ def _compile_uncached_now(
     except GeneratedCodeRejected as exc:
         raise PtcError("internal_error", f"internal compiler error: {exc}") from None
     except RecursionError:
-        raise PtcError("program_too_complex", "program nests too deeply to compile") from None
+        raise PtcError("program_too_complex", _TOO_DEEP, hint=_TOO_DEEP_HINT) from None
     except (ValueError, SyntaxError, TypeError) as exc:  # CPython refused our AST: our bug
         raise PtcError("internal_error", f"internal compiler error: {type(exc).__name__}") from None
     return Program(
@@ -265,6 +270,10 @@ def _compile_uncached_now(
         tools=analyzed.tools,
         data_keys=analyzed.data_keys,
     )
+
+
+_TOO_DEEP = "program nests too deeply to compile"
+_TOO_DEEP_HINT = "Bind intermediate results with let instead of nesting hundreds of forms."
 
 
 def _compiler_for(

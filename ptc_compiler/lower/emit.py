@@ -24,6 +24,7 @@ and equality, same-type `+`/`-`, `str` formats).
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -114,6 +115,10 @@ class Emitter:
             rules_paths.Hoist
         ] = []  # the enclosing `for` loops of this Python function
         self.recurring: dict[int, bool] = {}  # id(FnArity) -> its body recurs to it
+        #: the expression of each fn hoisted, by what its lowering depends on (see `fn`)
+        self.fn_memo: dict[tuple[Any, ...], ast.expr] = {}
+        self.copies = 0  # enclosing fn bodies being lowered in two versions
+        self.may_specialise = True  # the fn being lowered may get numeric versions
 
     # ------------------------------------------------------------------ expressions
 
@@ -652,14 +657,40 @@ class Emitter:
     # ------------------------------------------------------------------ functions
 
     def fn(self, node: ir.Fn) -> Lowered:
-        """Hoist `node` to module level; the expression makes (or names) the function."""
+        """Hoist `node` to module level; the expression makes (or names) the function.
+
+        A fn met again in the same lowering context (the numeric and general versions of
+        an enclosing fn's body both contain it) is hoisted once: its lowering depends only
+        on what it captures, which the memo key holds. Inside such a version a fn that
+        captures locals is not given numeric versions of its own, and one that captures
+        nothing is hoisted once: so every node is lowered at most twice, where nested
+        numeric fns once doubled the work per level.
+        """
+        cx = self.cx
+        free_idents = scan.free_locals(node, self.free_memo) - {node.self_name}
+        captured = sorted(cx.fn_locals.get(i, i) for i in free_idents if i is not None)
+        captured = [c for c in captured if c not in self.module_fns]
+        key = (
+            id(node),  # IR nodes live as long as the program being lowered
+            frozenset(i for i in free_idents if i in cx.numeric),
+            tuple(sorted((i, cx.fn_locals.get(i, "")) for i in free_idents if i is not None)),
+            tuple(captured),
+        )
+        made_before = self.fn_memo.get(key)
+        if made_before is not None:
+            return Lowered((), copy.deepcopy(made_before))
+        lowered = self.fn_lowered(node, free_idents, captured)
+        self.fn_memo[key] = lowered.expr
+        return lowered
+
+    def fn_lowered(self, node: ir.Fn, free_idents: frozenset[str], captured: list[str]) -> Lowered:
+        """`fn` for a fn not met before in this context."""
         cx = self.cx
         label = node.name or "fn"
         pyname = f"{cx.fresh('f')}_{sanitize(label)}"
         cx.fn_names[pyname] = label
-        free_idents = scan.free_locals(node, self.free_memo) - {node.self_name}
-        captured = sorted(cx.fn_locals.get(i, i) for i in free_idents if i is not None)
-        captured = [c for c in captured if c not in self.module_fns]
+        saved_may = self.may_specialise
+        self.may_specialise = self.copies == 0 or not free_idents
         saved_fn_locals = dict(cx.fn_locals)
         saved_recur = cx.recur
         saved_kgetters, cx.kgetters = cx.kgetters, {}  # another Python function
@@ -676,6 +707,7 @@ class Emitter:
             cx.recur = saved_recur
             cx.kgetters = saved_kgetters
             self.hoists = saved_hoists
+            self.may_specialise = saved_may
         if node.contract is not None:
             made = self.fn_value(node, pyname, defs, captured, factory.stmts)
             contract = load(cx.const("contract", node.contract))
@@ -734,19 +766,23 @@ class Emitter:
             body.extend(fuel_check())
         if arity.rest is not None:
             body.append(assign(arity.rest, helper("rest_args", load(arity.rest))))
-        specialised = self.numeric_params(arity)
+        specialised = self.numeric_params(arity) if self.may_specialise else frozenset()
         if specialised:
             # Two versions of the body: one where the guarded parameters are known
             # numbers (arithmetic on them compiles to Python operators), one general.
             checks: list[ast.expr] = [number_test(p) for p in sorted(specialised)]
             guard = checks[0] if len(checks) == 1 else ast.BoolOp(op=ast.And(), values=checks)
             added: list[str] = []
+            self.copies += 1  # inside either version (see `fn`)
             try:
                 self.know_numeric(specialised, added)
                 fast = self.arity_body(arity)
+                self.forget_numeric(added)
+                general = self.arity_body(arity)
             finally:
                 self.forget_numeric(added)
-            body.append(ast.If(test=guard, body=fast, orelse=self.arity_body(arity)))
+                self.copies -= 1
+            body.append(ast.If(test=guard, body=fast, orelse=general))
         else:
             body.extend(self.arity_body(arity))
         fdef = ast.FunctionDef(
