@@ -239,8 +239,9 @@ def _compile_uncached_now(
 ) -> Program:
     # Every pass is linear in the source; the budget bounds the whole compile anyway
     # (it runs on the host in both modes). The analyzer and the lowering charge it per
-    # node; the clock is also read between passes. The allow-list check and CPython's
-    # `compile()` cannot be interrupted, but the node count bounds the tree they walk.
+    # node, the allow-list checks read its clock as they walk, and it is checked between
+    # passes. CPython's `compile()` cannot be interrupted, but the node count bounds the
+    # tree it compiles.
     budget = CompileBudget(limits.compile_timeout_ms, limits.compile_nodes)
     try:
         # The reader caps source nesting, but macros (`->`, `some->`, `cond`) nest the
@@ -253,7 +254,7 @@ def _compile_uncached_now(
     try:
         lowered = lower(analyzed, guards=guards, budget=budget)  # includes the allow-list
         budget.check()
-        check_restricted(lowered.module)  # RestrictedPython's verdict; the tree is unchanged
+        check_restricted(lowered.module, budget)  # RestrictedPython's verdict; tree unchanged
         budget.check()
         code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
     except GeneratedCodeRejected as exc:

@@ -5,9 +5,9 @@ the compiled code), so a program must not be able to make it slow: every pass is
 in the source, and on top of that each compile is held to a wall-clock limit and a count
 of the program nodes it analyzes and lowers (`Limits.compile_timeout_ms` and
 `Limits.compile_nodes`). Going over either fails the compile with `compile_limit`, an
-`exception`-kind error naming the limit and its value. The node count also bounds the
-generated module, so the passes that cannot be interrupted (the allow-list check and
-CPython's `compile()`) stay bounded too.
+`exception`-kind error naming the limit and its value. The passes over the generated
+tree (the allow-list checks) read the clock as they go (`tick`); the node count bounds
+that tree, so CPython's `compile()`, which cannot be interrupted, stays bounded too.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ _CLOCK_EVERY: Final = 512
 class CompileBudget:
     """A deadline and a node allowance for one compile, charged as the passes go."""
 
-    __slots__ = ("deadline", "max_nodes", "next_check", "nodes", "timeout_ms")
+    __slots__ = ("deadline", "max_nodes", "next_check", "next_tick", "nodes", "ticks", "timeout_ms")
 
     def __init__(self, timeout_ms: int, max_nodes: int) -> None:
         self.timeout_ms = timeout_ms
@@ -34,6 +34,10 @@ class CompileBudget:
         #: the count at which `charge` next calls `check` (kept in a slot: `charge` is
         #: inlined in the analyzer's and the lowering's per-node paths)
         self.next_check = min(_CLOCK_EVERY, max_nodes + 1)
+        #: steps of the passes over the generated tree (the allow-list checks), which
+        #: read the clock without charging nodes: the node count already bounds the tree
+        self.ticks = 0
+        self.next_tick = _CLOCK_EVERY
 
     def charge(self, n: int = 1) -> None:
         """Count `n` more nodes; fails past the allowance or (checked every few
@@ -41,6 +45,19 @@ class CompileBudget:
         self.nodes += n
         if self.nodes >= self.next_check:
             self.check()
+
+    def tick(self) -> None:
+        """One step of a pass over the generated tree: fails past the deadline (the
+        clock is read every few hundred steps)."""
+        self.ticks += 1
+        if self.ticks >= self.next_tick:
+            self.check_clock()
+
+    def check_clock(self) -> None:
+        """Fail now if the deadline has passed."""
+        self.next_tick = self.ticks + _CLOCK_EVERY
+        if time.monotonic() > self.deadline:
+            raise self._late()
 
     def check(self) -> None:
         """Fail now if the allowance or the deadline is exceeded."""
@@ -52,13 +69,16 @@ class CompileBudget:
                 hint="Split the work into smaller programs or shorter forms.",
             )
         if time.monotonic() > self.deadline:
-            raise PtcError(
-                "compile_limit",
-                f"compiling the program took longer than {self.timeout_ms} ms "
-                f"(limit compile_timeout_ms = {self.timeout_ms})",
-                hint="Split the work into smaller programs or shorter forms.",
-            )
+            raise self._late()
         self.next_check = min(self.nodes + _CLOCK_EVERY, self.max_nodes + 1)
+
+    def _late(self) -> PtcError:
+        return PtcError(
+            "compile_limit",
+            f"compiling the program took longer than {self.timeout_ms} ms "
+            f"(limit compile_timeout_ms = {self.timeout_ms})",
+            hint="Split the work into smaller programs or shorter forms.",
+        )
 
 
 def unbounded() -> CompileBudget:

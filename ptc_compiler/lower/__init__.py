@@ -57,7 +57,7 @@ def lower(
     module = ast.Module(body=[*cx.hoisted, main], type_ignores=[])
     if not guards:
         module = _Unguard().visit(module)
-    finalize(module)  # positions for every node + the allow-list, in one pass
+    finalize(module, budget=budget)  # positions for every node + the allow-list, in one pass
     check_block_depth(module)  # a program error where loops nest past what CPython compiles
     return LoweredModule(module, dict(cx.fn_names))
 

@@ -243,7 +243,7 @@ class Environment:
             analyzed = analyze(read(source), env, budget)
             lowered = lower(analyzed, budget=budget)
             budget.check()
-            check_restricted(lowered.module)
+            check_restricted(lowered.module, budget)
             code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
         except GeneratedCodeRejected as exc:
             raise PtcError("internal_error", f"internal compiler error: {exc}") from None
