@@ -120,6 +120,21 @@ def test_the_clock_is_read_during_a_pass() -> None:
     assert budget.nodes <= 1_024  # found within a few hundred nodes
 
 
+def test_the_checks_of_the_generated_tree_read_the_clock() -> None:
+    from ptc_compiler.analyzer import analyze
+    from ptc_compiler.lower import lower
+    from ptc_compiler.lower.check import check_restricted
+    from ptc_compiler.reader import read
+
+    module = lower(analyze(read("[" + "(inc 1) " * 2_000 + "]"))).module
+    budget = CompileBudget(timeout_ms=1, max_nodes=10**9)
+    budget.deadline = 0.0
+    with pytest.raises(PtcError, match="compile_timeout_ms"):
+        check_restricted(module, budget)
+    assert budget.ticks <= 1_024  # stopped within a few hundred nodes of the walk
+    check_restricted(module)  # without a budget the same tree passes
+
+
 def test_a_runtime_holds_its_compiler_to_its_limits(small_budget: Runtime) -> None:
     r = go(small_budget, "[" + "(inc 1) " * 2_000 + "]")
     assert r.error is not None
