@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from ptc_compiler import ir
 from ptc_compiler.analyzer import AnalysisEnv, analyze
+from ptc_compiler.budget import CompileBudget
 from ptc_compiler.lower import lower
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted
 from ptc_compiler.reader import read
@@ -152,6 +153,7 @@ def compile(
     user_names: frozenset[str] = frozenset(),
     guards: bool = True,
     preludes: Sequence[str | Path] | None = None,
+    limits: Limits | None = None,
 ) -> Program:
     """Compile PTC-Lisp `source` to a `Program`; raises `PtcError` for a bad program.
 
@@ -160,6 +162,9 @@ def compile(
     already exist (a state owner's earlier runs). `guards=False` omits the step-budget
     checks (benchmarks only: such code is not safe to run on untrusted programs).
     `preludes`: prelude sources, files, artifacts or directories (docs/preludes.md).
+    `limits`: the compile budget (`compile_timeout_ms`, `compile_nodes`; default
+    `DEFAULT_LIMITS`): past it the compile fails with `compile_limit`. A program found
+    in the cache costs no compile work and is returned whatever the budget.
     """
     if preludes is not None:  # preludes: see ptc_compiler.prelude
         from ptc_compiler.prelude.hosting import compile_with_preludes
@@ -173,7 +178,8 @@ def compile(
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    program = _compile_uncached(source, tools, frozenset(user_names), guards)
+    budget = limits if limits is not None else DEFAULT_LIMITS
+    program = _compile_uncached(source, tools, frozenset(user_names), guards, budget)
     with _cache_lock:
         _cache[key] = program
         while len(_cache) > CACHE_SIZE:
@@ -214,25 +220,47 @@ _gc_pause = _GcPause()
 
 
 def _compile_uncached(
-    source: str, tools: frozenset[str] | None, user_names: frozenset[str], guards: bool
+    source: str,
+    tools: frozenset[str] | None,
+    user_names: frozenset[str],
+    guards: bool,
+    limits: Limits,
 ) -> Program:
     with _gc_pause:
-        return _compile_uncached_now(source, tools, user_names, guards)
+        return _compile_uncached_now(source, tools, user_names, guards, limits)
 
 
 def _compile_uncached_now(
-    source: str, tools: frozenset[str] | None, user_names: frozenset[str], guards: bool
+    source: str,
+    tools: frozenset[str] | None,
+    user_names: frozenset[str],
+    guards: bool,
+    limits: Limits,
 ) -> Program:
-    forms = read(source)
-    analyzed = analyze(forms, AnalysisEnv(user_names=user_names, tools=tools))
+    # Every pass is linear in the source; the budget bounds the whole compile anyway
+    # (it runs on the host in both modes). The analyzer and the lowering charge it per
+    # node, the allow-list checks read its clock as they walk, and it is checked between
+    # passes. CPython's `compile()` cannot be interrupted, but the node count bounds the
+    # tree it compiles.
+    budget = CompileBudget(limits.compile_timeout_ms, limits.compile_nodes)
     try:
-        lowered = lower(analyzed, guards=guards)  # includes the AST allow-list check
-        check_restricted(lowered.module)  # RestrictedPython's verdict; the tree is unchanged
+        # The reader caps source nesting, but macros (`->`, `some->`, `cond`) nest the
+        # forms they expand to as deep as the source is long: every pass may recurse.
+        forms = read(source)
+        budget.check()
+        analyzed = analyze(forms, AnalysisEnv(user_names=user_names, tools=tools), budget)
+    except RecursionError:
+        raise PtcError("program_too_complex", _TOO_DEEP, hint=_TOO_DEEP_HINT) from None
+    try:
+        lowered = lower(analyzed, guards=guards, budget=budget)  # includes the allow-list
+        budget.check()
+        check_restricted(lowered.module, budget)  # RestrictedPython's verdict; tree unchanged
+        budget.check()
         code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
     except GeneratedCodeRejected as exc:
         raise PtcError("internal_error", f"internal compiler error: {exc}") from None
     except RecursionError:
-        raise PtcError("program_too_complex", "program nests too deeply to compile") from None
+        raise PtcError("program_too_complex", _TOO_DEEP, hint=_TOO_DEEP_HINT) from None
     except (ValueError, SyntaxError, TypeError) as exc:  # CPython refused our AST: our bug
         raise PtcError("internal_error", f"internal compiler error: {type(exc).__name__}") from None
     return Program(
@@ -245,10 +273,21 @@ def _compile_uncached_now(
     )
 
 
-def _compile_for_seam(
-    source: str, tools: frozenset[str] | None, user_names: frozenset[str]
-) -> Program:
-    return compile(source, tools=tools, user_names=user_names)
+_TOO_DEEP = "program nests too deeply to compile"
+_TOO_DEEP_HINT = "Bind intermediate results with let instead of nesting hundreds of forms."
+
+
+def _compiler_for(
+    limits: Limits,
+) -> Callable[[str, frozenset[str] | None, frozenset[str]], Program]:
+    """The compiler a `Runtime` calls, held to that runtime's compile budget."""
+
+    def compile_for_seam(
+        source: str, tools: frozenset[str] | None, user_names: frozenset[str]
+    ) -> Program:
+        return compile(source, tools=tools, user_names=user_names, limits=limits)
+
+    return compile_for_seam
 
 
 _runtimes: dict[str, seam.Runtime] = {}
@@ -259,9 +298,8 @@ def runtime(
     mode: seam.Mode = "in-process", *, limits: Limits | None = None, pool_size: int = 2
 ) -> seam.Runtime:
     """A new seed-003 `Runtime` backed by this compiler (the caller owns and closes it)."""
-    return seam.Runtime(
-        _compile_for_seam, mode=mode, limits=limits or DEFAULT_LIMITS, pool_size=pool_size
-    )
+    limits = limits or DEFAULT_LIMITS
+    return seam.Runtime(_compiler_for(limits), mode=mode, limits=limits, pool_size=pool_size)
 
 
 def default_runtime(mode: seam.Mode = "in-process") -> seam.Runtime:

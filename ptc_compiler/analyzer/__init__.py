@@ -16,16 +16,22 @@ from ptc_compiler import ir
 from ptc_compiler.analyzer.core import Analyzer
 from ptc_compiler.analyzer.env import AnalysisEnv, default_builtins
 from ptc_compiler.analyzer.scope import Ctx
+from ptc_compiler.budget import CompileBudget
 from ptc_compiler.forms import NO_SPAN, Form, Span
 
 __all__ = ["AnalysisEnv", "analyze", "default_builtins"]
 
 
-def analyze(forms: Sequence[Form], env: AnalysisEnv | None = None) -> ir.Program:
-    """Analyze a whole program (an implicit `do` of `forms`; empty is nil)."""
+def analyze(
+    forms: Sequence[Form], env: AnalysisEnv | None = None, budget: CompileBudget | None = None
+) -> ir.Program:
+    """Analyze a whole program (an implicit `do` of `forms`; empty is nil).
+
+    `budget`: charged per form analyzed (`ptc_compiler.budget`); none means unbounded.
+    """
     if env is None:
         env = AnalysisEnv()
-    an = Analyzer(env)
+    an = Analyzer(env, budget)
     ctx = Ctx({}, None, True, None, frozenset())
     span = NO_SPAN
     if forms:

@@ -15,6 +15,7 @@ from ptc_compiler import ir
 from ptc_compiler.analyzer import bindings, colls, control, fn, resolve, threading
 from ptc_compiler.analyzer.env import AnalysisEnv
 from ptc_compiler.analyzer.scope import Ctx, error
+from ptc_compiler.budget import CompileBudget, unbounded
 from ptc_compiler.forms import (
     Const,
     Form,
@@ -67,8 +68,10 @@ HANDLERS: Mapping[str, Handler] = {
 class Analyzer:
     """State of one `analyze` call."""
 
-    def __init__(self, env: AnalysisEnv) -> None:
+    def __init__(self, env: AnalysisEnv, budget: CompileBudget | None = None) -> None:
         self.env = env
+        #: every form analyzed is charged (macro expansions too: `cond->` makes many)
+        self.budget = budget if budget is not None else unbounded()
         self.builtins: Mapping[str, BuiltinSpec] = env.builtins
         self.handlers = HANDLERS
         self.counter = 0
@@ -122,6 +125,10 @@ class Analyzer:
 
     def expr(self, form: Form, ctx: Ctx, tail: bool = False) -> ir.Node:
         """Analyze one form; `tail` is True when `recur` may appear in it."""
+        budget = self.budget  # `CompileBudget.charge`, inlined: this runs per form
+        budget.nodes += 1
+        if budget.nodes >= budget.next_check:
+            budget.check()
         t = type(form)
         if t is Symbol:
             return resolve.symbol(self, form, ctx)  # type: ignore[arg-type]
@@ -224,8 +231,7 @@ class Analyzer:
         elif fn.const:
             raise error(
                 "not_callable",
-                f"not callable: {fn.name} is a constant; call it with no arguments or use it "
-                "bare",
+                f"not callable: {fn.name} is a constant; call it with no arguments or use it bare",
                 form.span,
             )
         return None
@@ -318,8 +324,7 @@ class Analyzer:
                 "Tool calls require named arguments. Use "
                 f"({shown} {{:key value}}), not positional args.",
                 first.span,
-                hint=f"Got {colls.describe(first)} - try ({shown} {{:key "
-                f"{colls.show(first)}}})",
+                hint=f"Got {colls.describe(first)} - try ({shown} {{:key {colls.show(first)}}})",
             )
         return ir.ToolCall(name, self.expr(first, sub), form.span)
 

@@ -1,8 +1,10 @@
 """Lowering: IR program -> one `ast.Module` (then checked and compiled once).
 
 Entry: `lower(program) -> LoweredModule`. The module holds the hoisted constants
-and functions, then `def program(): ...` for the top-level forms. Lowering never
-raises `PtcError`: the analyzer has checked everything a program can get wrong.
+and functions, then `def program(): ...` for the top-level forms. Lowering raises
+`PtcError` only for limits of the generated code: a compile budget run out
+(`compile_limit`) or loops nested past CPython's block limit (`program_too_complex`,
+`blocks`); the analyzer has checked everything else a program can get wrong.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ptc_compiler import ir
+from ptc_compiler.budget import CompileBudget
+from ptc_compiler.lower.blocks import check_block_depth
 from ptc_compiler.lower.check import finalize
 from ptc_compiler.lower.ctx import CREDIT, FUEL, PULL, Ctx
 from ptc_compiler.lower.emit import Emitter
@@ -31,10 +35,12 @@ def lower(
     builtins: Mapping[str, BuiltinSpec] | None = None,
     *,
     guards: bool = True,
+    budget: CompileBudget | None = None,
 ) -> LoweredModule:
     """Lower an analyzed program to a Python module defining `program()`.
 
     `guards=False` leaves out the step-budget checks (benchmarks of guard overhead only).
+    `budget` is charged per node lowered (`ptc_compiler.budget`); none means unbounded.
 
     Raises `GeneratedCodeRejected` (a compiler bug) if the result leaves the allowed subset.
     """
@@ -46,12 +52,13 @@ def lower(
     if program.prelude_key is not None:
         cx.prelude_key = program.prelude_key
         cx.const("attach", program.prelude_key)  # first: the run sees its prelude
-    emitter = Emitter(builtins, cx)
+    emitter = Emitter(builtins, cx, budget)
     main = emitter.program(program.body)
     module = ast.Module(body=[*cx.hoisted, main], type_ignores=[])
     if not guards:
         module = _Unguard().visit(module)
-    finalize(module)  # positions for every node + the allow-list, in one pass
+    finalize(module, budget=budget)  # positions for every node + the allow-list, in one pass
+    check_block_depth(module)  # a program error where loops nest past what CPython compiles
     return LoweredModule(module, dict(cx.fn_names))
 
 

@@ -19,6 +19,7 @@ import re
 import types
 from typing import Any
 
+from ptc_compiler.budget import CompileBudget, unbounded
 from ptc_compiler.lower.ctx import CREDIT, FUEL, NS, NSC, PDEP, PNS
 
 ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset(
@@ -118,13 +119,20 @@ _OWN_CHECKS: frozenset[type[ast.AST]] = frozenset(
 )
 
 
-def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> None:
+def finalize(
+    module: ast.Module,
+    tables: frozenset[str] = PROGRAM_TABLES,
+    budget: CompileBudget | None = None,
+) -> None:
     """One pass over the tree: fill missing positions from the parent and check the allow-list.
 
     Replaces `ast.fix_missing_locations` + a separate `ast.walk` (compile latency matters:
     this runs for every new program). Names, constants, contexts and operators (two thirds
     of a typical module) are checked where the parent meets them, without being queued.
+    `budget`: the compile's clock, read as the pass goes (`CompileBudget.tick`).
     """
+    if budget is None:
+        budget = unbounded()
     # (node, position inherited from the nearest positioned ancestor)
     stack: list[tuple[ast.AST, tuple[int, int, int, int]]] = [(module, (1, 0, 1, 0))]
     pop = stack.pop
@@ -141,6 +149,9 @@ def finalize(module: ast.Module, tables: frozenset[str] = PROGRAM_TABLES) -> Non
     if type(module) is not ast.Module:
         raise GeneratedCodeRejected(f"node type {type(module).__name__} is not allowed")
     while stack:
+        budget.ticks += 1  # `CompileBudget.tick`, inlined
+        if budget.ticks >= budget.next_tick:
+            budget.check_clock()
         node, pos = pop()
         kind = type(node)
         d = node.__dict__
@@ -221,7 +232,7 @@ def _check_name(name: str, specials: frozenset[str] = SPECIAL_NAMES) -> None:
         raise GeneratedCodeRejected(f"name outside the generated namespaces: {name[:40]}")
 
 
-def check_restricted(module: ast.Module) -> None:
+def check_restricted(module: ast.Module, budget: CompileBudget | None = None) -> None:
     """RestrictedPython's policy over `module`, leaving `module` unchanged.
 
     RestrictedPython's transformer both checks and rewrites (guard calls such as
@@ -231,14 +242,17 @@ def check_restricted(module: ast.Module) -> None:
     copies while every check sees exactly the content RestrictedPython would see.
     Since the rewrites are discarded, the positions of the nodes they build are not filled
     in (`_stamp_positions`), and a name is checked once per module (`policy_verdict`).
+    `budget`: the compile's clock, read as the check goes (`CompileBudget.tick`).
     """
-    errors, _ = policy_verdict(module)
+    errors, _ = policy_verdict(module, budget=budget)
     if errors:
         raise GeneratedCodeRejected("RestrictedPython policy: " + "; ".join(errors)[:300])
 
 
 def policy_verdict(
-    module: ast.Module, used_names: dict[str, bool] | None = None
+    module: ast.Module,
+    used_names: dict[str, bool] | None = None,
+    budget: CompileBudget | None = None,
 ) -> tuple[list[str], list[str]]:
     """RestrictedPython's errors and warnings for `module` (left unchanged), in its words.
 
@@ -248,7 +262,7 @@ def policy_verdict(
     checker = _policy_checker()
     errors: list[str] = []
     warnings: list[str] = []
-    checker(errors, warnings, used_names).visit(module)
+    checker(errors, warnings, used_names, budget=budget).visit(module)
     if errors or warnings:
         # Redo the check without the Name memo (see `PolicyChecker.clean_names`) so the
         # report has every occurrence. Generated code only gets here if it has a bug.
@@ -361,8 +375,10 @@ def _policy_checker() -> type:
             used_names: dict[str, bool] | None = None,
             *,
             memo_names: bool = True,
+            budget: CompileBudget | None = None,
         ) -> None:
             super().__init__(errors, warnings, used_names)
+            self.budget = budget  # the compile's clock, read as the traversal goes
             # (id, context class) of the names already visited in this module. The Name
             # visitor reads nothing of its node but `id` and the class of `ctx` (the
             # position only goes into an error message); its only effects are an error, a
@@ -400,6 +416,11 @@ def _policy_checker() -> type:
         # hands its node back unchanged (the visitors that rewrite run on detached copies),
         # so unlike `ast.NodeTransformer.generic_visit` this never replaces a child.
         def node_contents_visit(self, node: Any) -> Any:
+            budget = self.budget
+            if budget is not None:  # `CompileBudget.tick`, inlined
+                budget.ticks += 1
+                if budget.ticks >= budget.next_tick:
+                    budget.check_clock()
             d = node.__dict__
             clean = self.clean_names
             for field in node._fields:

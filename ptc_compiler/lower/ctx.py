@@ -62,7 +62,9 @@ class Ctx:
     fn_names: dict[str, str] = field(default_factory=dict)  # python name -> PTC name
     counter: int = 0
     recur: LoopTarget | None = None
-    numeric: frozenset[str] = frozenset()  # locals known to hold numbers
+    #: locals known to hold numbers in the scope being lowered (changed in place, see
+    #: `Emitter.know_numeric`)
+    numeric: set[str] = field(default_factory=set)
     fn_locals: dict[str, str] = field(default_factory=dict)  # local ident -> python fn name
     span: Span = NO_SPAN
     #: Programs: the attached prelude bundle `ExportRef`s resolve in (`rt_export`).

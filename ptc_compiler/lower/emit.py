@@ -24,12 +24,14 @@ and equality, same-type `+`/`-`, `str` formats).
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ptc_compiler import ir
+from ptc_compiler.budget import CompileBudget, unbounded
 from ptc_compiler.lower import (
     rules_format,
     rules_grouping,
@@ -99,20 +101,33 @@ def collect_item(acc: str, item: ast.expr) -> ast.stmt:
 class Emitter:
     """Lowers the nodes of one program; `builtins` names each builtin's global."""
 
-    def __init__(self, builtins: Mapping[str, BuiltinSpec], cx: Ctx) -> None:
+    def __init__(
+        self, builtins: Mapping[str, BuiltinSpec], cx: Ctx, budget: CompileBudget | None = None
+    ) -> None:
         self.builtins = builtins
         self.cx = cx
+        #: charged per node lowered: a node lowered twice (a fn's numeric version and
+        #: its general one) counts twice, so the budget bounds the generated code
+        self.budget = budget if budget is not None else unbounded()
         self.module_fns: set[str] = set()  # python names of fns defined at module level
         self.free_memo: dict[int, frozenset[str]] = {}
         self.hoists: list[
             rules_paths.Hoist
         ] = []  # the enclosing `for` loops of this Python function
         self.recurring: dict[int, bool] = {}  # id(FnArity) -> its body recurs to it
+        #: the expression of each fn hoisted, by what its lowering depends on (see `fn`)
+        self.fn_memo: dict[tuple[Any, ...], ast.expr] = {}
+        self.copies = 0  # enclosing fn bodies being lowered in two versions
+        self.may_specialise = True  # the fn being lowered may get numeric versions
 
     # ------------------------------------------------------------------ expressions
 
     def expr(self, node: ir.Node) -> Lowered:
         """Lower `node` for its value."""
+        budget = self.budget  # `CompileBudget.charge`, inlined: this runs per node
+        budget.nodes += 1
+        if budget.nodes >= budget.next_check:
+            budget.check()
         # One dict lookup per node (a `match` would try its class patterns one by one).
         lower_kind = _EXPR_KINDS.get(type(node))
         if lower_kind is None:
@@ -183,9 +198,7 @@ class Emitter:
     def via_statements(self, node: ir.Node) -> Lowered:
         """Lower a statement-shaped node in expression position through a temporary."""
         if isinstance(node, ir.If):
-            fast = self.if_expr(node)
-            if fast is not None:
-                return fast
+            return self.if_expr(node)
         if isinstance(node, ir.Let):
             return self.let_expr(node)
         t = self.cx.fresh()
@@ -223,27 +236,59 @@ class Emitter:
         low = self.expr(value)
         return [*low.stmts, at(value.span, assign(ident, low.expr))]  # type: ignore[list-item]
 
-    def if_expr(self, node: ir.If) -> Lowered | None:
+    def if_expr(self, node: ir.If) -> Lowered:
+        """`if` for its value: a conditional expression when neither branch needs
+        statements, else an `if` statement assigning a temporary.
+
+        Each branch is lowered once, whichever form results: lowering it again in tail
+        form (as this once did when a branch had statements) doubled the work per
+        nesting level, exponential in the depth of `if`s around loops.
+        """
         test = self.expr(node.test)
         then = self.expr(node.then)
         else_ = self.expr(node.else_)
-        if then.stmts or else_.stmts:
-            return None
         cond_stmts, cond = self.truthy(node.test, test)
-        return Lowered(cond_stmts, ast.IfExp(cond, then.expr, else_.expr))
+        if not then.stmts and not else_.stmts:
+            return Lowered(cond_stmts, ast.IfExp(cond, then.expr, else_.expr))
+        t = self.cx.fresh()
+        body = [*then.stmts, assign(t, then.expr)]
+        orelse = [*else_.stmts, assign(t, else_.expr)]
+        branch = at(node.span, ast.If(cond, body, orelse))
+        return Lowered((*cond_stmts, branch), load(t))  # type: ignore[arg-type]
 
     def let_expr(self, node: ir.Let) -> Lowered:
         stmts: list[ast.stmt] = []
-        saved = self.cx.numeric
+        added: list[str] = []
         try:
             for ident, value in node.bindings:
                 stmts.extend(self.bind(ident, value))
                 if scan.is_numeric(value, self.cx.numeric):
-                    self.cx.numeric = self.cx.numeric | {ident}
+                    self.know_numeric((ident,), added)
             body = self.expr(node.body)
         finally:
-            self.cx.numeric = saved
+            self.forget_numeric(added)
         return Lowered((*stmts, *body.stmts), body.expr)
+
+    def know_numeric(self, idents: Iterable[str], added: list[str]) -> None:
+        """Record `idents` as known numbers for the scope being lowered, noting in `added`
+        those that were not known yet (`forget_numeric` removes exactly those).
+
+        The set is changed in place, not rebuilt: a `let` of n numeric bindings (or
+        n nested ones, as `cond->` and `as->` expand to) copied it n times, quadratic.
+        Idents are unique per program, so removing on leaving a scope is exact.
+        """
+        numeric = self.cx.numeric
+        for ident in idents:
+            if ident not in numeric:
+                numeric.add(ident)
+                added.append(ident)
+
+    def forget_numeric(self, added: list[str]) -> None:
+        """Undo `know_numeric` on leaving its scope."""
+        numeric = self.cx.numeric
+        for ident in added:
+            numeric.discard(ident)
+        added.clear()
 
     def truthy(self, node: ir.Node, low: Lowered) -> tuple[tuple[ast.stmt, ...], ast.expr]:
         """Clojure truthiness of a lowered test: `x is not None and x is not False`."""
@@ -456,15 +501,15 @@ class Emitter:
                 return out + self.tail(body[-1], sink)
             case ir.Let(bindings=bindings, body=body):
                 out = []
-                saved = self.cx.numeric
+                added: list[str] = []
                 try:
                     for ident, value in bindings:
                         out.extend(self.bind(ident, value))
                         if scan.is_numeric(value, self.cx.numeric):
-                            self.cx.numeric = self.cx.numeric | {ident}
+                            self.know_numeric((ident,), added)
                     return out + self.tail(body, sink)
                 finally:
-                    self.cx.numeric = saved
+                    self.forget_numeric(added)
             case ir.Recur(args=args):
                 return self.recur(node, args)
             case ir.Loop():
@@ -516,13 +561,14 @@ class Emitter:
 
     def loop(self, node: ir.Loop, sink: Sink) -> list[ast.stmt]:
         out: list[ast.stmt] = []
-        saved_numeric, saved_recur = self.cx.numeric, self.cx.recur
+        saved_recur = self.cx.recur
+        added: list[str] = []
         try:
             for ident, value in node.bindings:
                 low = self.expr(value)
                 out.extend(low.stmts)
                 out.append(at(value.span, assign(ident, low.expr)))  # type: ignore[arg-type]
-            self.cx.numeric = saved_numeric | scan.numeric_loop_bindings(node, saved_numeric)
+            self.know_numeric(scan.numeric_loop_bindings(node, self.cx.numeric), added)
             self.cx.recur = LoopTarget(tuple(i for i, _ in node.bindings))
             if sink is return_sink:
                 body = self.tail(node.body, sink)
@@ -532,7 +578,8 @@ class Emitter:
             body = self.tail(node.body, assign_sink(t, then_break=True))
             out += self.positioned_loop(node, body, breaks=True)
         finally:
-            self.cx.numeric, self.cx.recur = saved_numeric, saved_recur
+            self.forget_numeric(added)
+            self.cx.recur = saved_recur
         return out + sink(load(t))
 
     @staticmethod
@@ -610,14 +657,40 @@ class Emitter:
     # ------------------------------------------------------------------ functions
 
     def fn(self, node: ir.Fn) -> Lowered:
-        """Hoist `node` to module level; the expression makes (or names) the function."""
+        """Hoist `node` to module level; the expression makes (or names) the function.
+
+        A fn met again in the same lowering context (the numeric and general versions of
+        an enclosing fn's body both contain it) is hoisted once: its lowering depends only
+        on what it captures, which the memo key holds. Inside such a version a fn that
+        captures locals is not given numeric versions of its own, and one that captures
+        nothing is hoisted once: so every node is lowered at most twice, where nested
+        numeric fns once doubled the work per level.
+        """
+        cx = self.cx
+        free_idents = scan.free_locals(node, self.free_memo) - {node.self_name}
+        captured = sorted(cx.fn_locals.get(i, i) for i in free_idents if i is not None)
+        captured = [c for c in captured if c not in self.module_fns]
+        key = (
+            id(node),  # IR nodes live as long as the program being lowered
+            frozenset(i for i in free_idents if i in cx.numeric),
+            tuple(sorted((i, cx.fn_locals.get(i, "")) for i in free_idents if i is not None)),
+            tuple(captured),
+        )
+        made_before = self.fn_memo.get(key)
+        if made_before is not None:
+            return Lowered((), copy.deepcopy(made_before))
+        lowered = self.fn_lowered(node, free_idents, captured)
+        self.fn_memo[key] = lowered.expr
+        return lowered
+
+    def fn_lowered(self, node: ir.Fn, free_idents: frozenset[str], captured: list[str]) -> Lowered:
+        """`fn` for a fn not met before in this context."""
         cx = self.cx
         label = node.name or "fn"
         pyname = f"{cx.fresh('f')}_{sanitize(label)}"
         cx.fn_names[pyname] = label
-        free_idents = scan.free_locals(node, self.free_memo) - {node.self_name}
-        captured = sorted(cx.fn_locals.get(i, i) for i in free_idents if i is not None)
-        captured = [c for c in captured if c not in self.module_fns]
+        saved_may = self.may_specialise
+        self.may_specialise = self.copies == 0 or not free_idents
         saved_fn_locals = dict(cx.fn_locals)
         saved_recur = cx.recur
         saved_kgetters, cx.kgetters = cx.kgetters, {}  # another Python function
@@ -634,6 +707,7 @@ class Emitter:
             cx.recur = saved_recur
             cx.kgetters = saved_kgetters
             self.hoists = saved_hoists
+            self.may_specialise = saved_may
         if node.contract is not None:
             made = self.fn_value(node, pyname, defs, captured, factory.stmts)
             contract = load(cx.const("contract", node.contract))
@@ -684,7 +758,6 @@ class Emitter:
         return defs
 
     def arity_def(self, arity: ir.FnArity, pyname: str) -> ast.stmt:
-        cx = self.cx
         params = [ast.arg(arg=p) for p in arity.params]
         vararg = ast.arg(arg=arity.rest) if arity.rest is not None else None
         body: list[ast.stmt] = [fuel_globals()]
@@ -693,22 +766,25 @@ class Emitter:
             body.extend(fuel_check())
         if arity.rest is not None:
             body.append(assign(arity.rest, helper("rest_args", load(arity.rest))))
-        saved_numeric = cx.numeric
-        try:
-            specialised = self.numeric_params(arity)
-            if specialised:
-                # Two versions of the body: one where the guarded parameters are known
-                # numbers (arithmetic on them compiles to Python operators), one general.
-                checks: list[ast.expr] = [number_test(p) for p in sorted(specialised)]
-                guard = checks[0] if len(checks) == 1 else ast.BoolOp(op=ast.And(), values=checks)
-                cx.numeric = saved_numeric | specialised
+        specialised = self.numeric_params(arity) if self.may_specialise else frozenset()
+        if specialised:
+            # Two versions of the body: one where the guarded parameters are known
+            # numbers (arithmetic on them compiles to Python operators), one general.
+            checks: list[ast.expr] = [number_test(p) for p in sorted(specialised)]
+            guard = checks[0] if len(checks) == 1 else ast.BoolOp(op=ast.And(), values=checks)
+            added: list[str] = []
+            self.copies += 1  # inside either version (see `fn`)
+            try:
+                self.know_numeric(specialised, added)
                 fast = self.arity_body(arity)
-                cx.numeric = saved_numeric
-                body.append(ast.If(test=guard, body=fast, orelse=self.arity_body(arity)))
-            else:
-                body.extend(self.arity_body(arity))
-        finally:
-            cx.numeric = saved_numeric
+                self.forget_numeric(added)
+                general = self.arity_body(arity)
+            finally:
+                self.forget_numeric(added)
+                self.copies -= 1
+            body.append(ast.If(test=guard, body=fast, orelse=general))
+        else:
+            body.extend(self.arity_body(arity))
         fdef = ast.FunctionDef(
             name=pyname,
             args=arguments(params, vararg),

@@ -7,7 +7,7 @@ which lets arithmetic on them compile to plain Python operators).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
@@ -199,7 +199,23 @@ def inner_lets(body: ir.Node) -> list[tuple[str, ir.Node]]:
 _NUMERIC_WITH_ARGS = frozenset({"-", "inc", "dec", "quot", "rem", "mod", "abs", "count", "/"})
 
 
-def is_numeric(node: ir.Node, numeric: frozenset[str] | set[str]) -> bool:
+class _Assumed:
+    """The known numbers of a scope plus idents assumed numeric, without a copy."""
+
+    __slots__ = ("extra", "known")
+
+    def __init__(self, known: Container[str], extra: set[str]) -> None:
+        self.known = known
+        self.extra = extra
+
+    def __contains__(self, ident: object) -> bool:
+        return ident in self.extra or ident in self.known
+
+    def add(self, ident: str) -> None:
+        self.extra.add(ident)
+
+
+def is_numeric(node: ir.Node, numeric: Container[str]) -> bool:
     """True when `node` can only evaluate to a number (or fail)."""
     # Exact-class tests (IR classes have no subclasses): this runs for every operand of
     # arithmetic and every loop binding, where a `match` tried its patterns one by one.
@@ -242,7 +258,7 @@ def is_boolean(node: ir.Node) -> bool:
     return False
 
 
-def numeric_loop_bindings(loop: ir.Loop, numeric: frozenset[str]) -> frozenset[str]:
+def numeric_loop_bindings(loop: ir.Loop, numeric: Container[str]) -> frozenset[str]:
     """Loop idents provably numeric on every iteration."""
     idents = [ident for ident, _ in loop.bindings]
     cands = {ident for ident, init in loop.bindings if is_numeric(init, numeric)}
@@ -250,7 +266,7 @@ def numeric_loop_bindings(loop: ir.Loop, numeric: frozenset[str]) -> frozenset[s
 
 
 def numeric_fixpoint(
-    idents: list[str], cands: set[str], body: ir.Node, numeric: frozenset[str]
+    idents: list[str], cands: set[str], body: ir.Node, numeric: Container[str]
 ) -> frozenset[str]:
     """The subset of `cands` (among the `recur` slots `idents`) that stays numeric.
 
@@ -260,7 +276,9 @@ def numeric_fixpoint(
     recurs = list(tail_recurs(body))
     lets = inner_lets(body)
     while True:
-        assumed = set(numeric) | cands
+        # the known numbers of the scope are not copied: that cost the size of the
+        # scope per loop (quadratic in a long `let` of loops)
+        assumed = _Assumed(numeric, set(cands))
         for ident, value in lets:
             if is_numeric(value, assumed):
                 assumed.add(ident)

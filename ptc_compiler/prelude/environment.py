@@ -30,6 +30,7 @@ from types import CodeType
 from typing import Any
 
 from ptc_compiler.analyzer import AnalysisEnv, analyze
+from ptc_compiler.budget import CompileBudget
 from ptc_compiler.lower import lower
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted
 from ptc_compiler.prelude.bundle import Bundle, ExportRecord
@@ -236,10 +237,13 @@ class Environment:
             prelude_key=self._analysis_env.prelude_key,
             private_tools=self._analysis_env.private_tools,
         )
-        analyzed = analyze(read(source), env)
+        limits = self.runtime.limits  # the program's compile budget (ptc_compiler.budget)
+        budget = CompileBudget(limits.compile_timeout_ms, limits.compile_nodes)
         try:
-            lowered = lower(analyzed)
-            check_restricted(lowered.module)
+            analyzed = analyze(read(source), env, budget)
+            lowered = lower(analyzed, budget=budget)
+            budget.check()
+            check_restricted(lowered.module, budget)
             code = builtins.compile(lowered.module, GENERATED_FILENAME, "exec", dont_inherit=True)
         except GeneratedCodeRejected as exc:
             raise PtcError("internal_error", f"internal compiler error: {exc}") from None

@@ -43,6 +43,8 @@ class Limits:
     parallel_timeout_ms: int = 30_000  # decision 7: one pmap/pcalls, clamped by the run
     parallel_workers: int = 8  # live pmap/pcalls workers per run, across nesting
     program_bytes: int = 1_000_000  # source size
+    compile_timeout_ms: int = 3_000  # wall clock of one compile (on the host, both modes)
+    compile_nodes: int = 1_000_000  # program nodes one compile analyzes and lowers
     message_chars: int = 512  # failure messages
     # isolated mode
     worker_memory_bytes: int = 768 * 1024 * 1024  # RLIMIT_AS of a worker

@@ -434,6 +434,108 @@ add(
     may_succeed=True,
 )
 
+# ---------------------------------------------------------------- 9b. compile time
+# Compiling runs on the host in both modes: every pass is linear in the source, and the
+# compile budget (Limits.compile_timeout_ms, compile_nodes) fails the rest with
+# `compile_limit`. Each case must finish compiling (and running) or fail typed, quickly.
+G = "compile"
+
+
+def _nest(n: int, shape: str) -> str:
+    body = "x"
+    for i in range(n):
+        body = shape.format(body=body, i=i)
+    return f"(let [x 1] {body})"
+
+
+COMPILED = ("exception", "timeout")
+for shape_id, shape in {
+    "if-doseq": "(if (> x {i}) (doseq [y [1 2]] {body}) 0)",
+    "when-doseq": "(when (> x {i}) (doseq [y [1 2]] {body}))",
+    "when-map-fn": "(when (> x {i}) (map (fn [x] {body}) [1 2]))",
+    "if-for": "(if (> x {i}) (for [x [1 2]] {body}) 0)",
+    "map-fn-if": "(map (fn [x] (if (> x {i}) {body} 0)) [1 2])",
+}.items():
+    # 18 levels: within CPython's nested blocks, once minutes of lowering (2.5x a level)
+    add(G, f"{shape_id}-18", _nest(18, shape), COMPILED, may_succeed=True, seconds=6.0)
+    # 20 levels (a 560-byte program): past the block limit, a program error at once
+    add(G, f"{shape_id}-20", _nest(20, shape), code="program_too_complex", seconds=6.0)
+add(
+    G,
+    "numeric-fn-nest",
+    _nest(40, "((fn [p{i}] (+ p{i} {body})) {i})"),
+    COMPILED,
+    may_succeed=True,
+    seconds=6.0,
+)
+add(
+    G,
+    "numeric-fn-capture-nest",
+    "".join(f"((fn [p{i}] (+ " + " ".join(f"p{j}" for j in range(i + 1)) + " " for i in range(20))
+    + "0"
+    + f")) {1})" * 20,
+    COMPILED,
+    may_succeed=True,
+    seconds=6.0,
+)
+# flat programs whose expansions once took 10-35 s (quadratic lowering)
+add(
+    G,
+    "cond->-50000",
+    "(cond-> 1 " + "true inc " * 50000 + ")",
+    COMPILED,
+    may_succeed=True,
+    seconds=10.0,
+)
+add(G, "let-50000", "(let [" + "a 1 " * 50000 + "] a)", COMPILED, may_succeed=True, seconds=10.0)
+add(
+    G,
+    "as->-30000",
+    "(as-> 1 x " + "(inc x) " * 30000 + ")",
+    COMPILED,
+    may_succeed=True,
+    seconds=10.0,
+)
+add(
+    G,
+    "loops-in-let",
+    "(let ["
+    + " ".join(f"a{i} (loop [i 0] (if (< i 3) (recur (inc i)) i))" for i in range(20000))
+    + "] a0)",
+    COMPILED,
+    may_succeed=True,
+    seconds=10.0,
+)
+# past the node budget (1,000,000): half a million calls analyzed and lowered
+add(G, "node-budget", "[" + "(inc 1) " * 120000 + "]", COMPILED, may_succeed=True, seconds=10.0)
+# CPython's 20 nested blocks: a program error with line:column, not internal_error
+add(
+    G,
+    "loops-25",
+    "(loop [i0 0] " + "".join(f"(loop [i{k} 0] " for k in range(1, 25)) + "1" + ")" * 25,
+    code="program_too_complex",
+)
+add(
+    G,
+    "for-25",
+    "(for [" + " ".join(f"a{k} [1]" for k in range(25)) + "] 1)",
+    code="program_too_complex",
+)
+add(
+    G,
+    "doseq-25",
+    "(doseq [" + " ".join(f"a{k} [1]" for k in range(25)) + "] 1)",
+    code="program_too_complex",
+)
+ok(G, "for-19", "(for [" + " ".join(f"a{k} [1]" for k in range(19)) + "] 1)", [1])
+# macros nest what they expand to as deep as the source is long
+add(G, "thread-first-50000", "(-> 1 " + "inc " * 50000 + ")", code="program_too_complex")
+add(G, "thread-last-50000", "(->> 1 " + "(+ 1) " * 50000 + ")", code="program_too_complex")
+add(G, "some-thread-50000", "(some-> 1 " + "inc " * 50000 + ")", code="program_too_complex")
+add(G, "thread-900", "(-> 1 " + "inc " * 900 + ")", code="program_too_complex")
+add(G, "calls-3000", "(inc " * 3000 + "1" + ")" * 3000, code="parse_error")
+ok(G, "calls-60", "(inc " * 60 + "1" + ")" * 60, 61)
+
 # ---------------------------------------------------------------- 10. huge literals
 G = "literals"
 add(G, "int-digits", "9" * 100000)
