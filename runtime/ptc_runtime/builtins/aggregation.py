@@ -25,6 +25,7 @@ from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import kind_name, seq_items, to_key
 from ptc_runtime.equality import compare
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import MAX_SAME_HASH, check_keys
 from ptc_runtime.metered import metered_fn
 from ptc_runtime.values import Keyword
 
@@ -68,6 +69,8 @@ def group_by(keyfn: object, coll: object) -> dict[object, object]:
 )
 def frequencies(coll: object) -> dict[object, object]:
     items = seq_items(coll, "frequencies")
+    if len(items) > MAX_SAME_HASH:
+        check_keys(items, "frequencies")  # before `Counter` hashes them all in C
     try:
         counts: Counter[object] | None = Counter(items)
     except TypeError:  # an unhashable item (vector, map, set): it needs wrapping

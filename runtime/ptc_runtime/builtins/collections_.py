@@ -21,6 +21,7 @@ from ptc_runtime.collections import assoc as assoc1
 from ptc_runtime.collections import conj as conj1
 from ptc_runtime.collections import dissoc as dissoc1
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import check_keys
 from ptc_runtime.lookup import contains_key, get_flexible, get_in
 
 DECLS: list[BuiltinSpec] = []
@@ -57,6 +58,7 @@ def vec(coll: object) -> object:
 def hash_map(*kvs: object) -> dict[object, object]:
     if len(kvs) % 2:
         raise PtcError("arity_error", "hash-map: expected an even number of arguments")
+    check_keys(kvs[::2], "hash-map")
     out: dict[object, object] = {}
     for i in range(0, len(kvs), 2):
         out[to_key(kvs[i])] = kvs[i + 1]

@@ -25,6 +25,7 @@ from typing import Any, Final
 from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name
 from ptc_runtime.equality import compare
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import MAX_SAME_HASH, check_keys
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible, get_in
 from ptc_runtime.metered import map_each, metered_fn
 from ptc_runtime.records import is_records
@@ -326,4 +327,7 @@ def comparator_order(keys: list[object], cmp_fn: Callable[..., object], who: str
 
 def is_stored_plain(keys: list[object]) -> bool:
     """True when none of `keys` needs wrapping to be a dict key (see `to_key`)."""
-    return WRAPPED.isdisjoint(set(map(type, keys)))
+    types = set(map(type, keys))
+    if len(keys) > MAX_SAME_HASH:
+        check_keys(keys, "keys", types)  # every caller hashes them next
+    return WRAPPED.isdisjoint(types)

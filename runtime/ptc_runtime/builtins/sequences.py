@@ -28,6 +28,7 @@ from ptc_runtime.collections import (
 )
 from ptc_runtime.collections import conj as conj1
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import check_pairs
 from ptc_runtime.lookup import NOT_FOUND
 from ptc_runtime.metered import (
     fold_each,
@@ -160,6 +161,7 @@ def into(to: object, frm: object) -> object:
             s = s.conj(x)
         return s
     if to is None or t is dict or t is PMap:
+        check_pairs(items, "into")
         out = to
         for x in items:
             out = conj1(out, x, "into")
