@@ -189,6 +189,14 @@ def select_each(fn: Callable[..., Any], items: Sequence[Any], truthy: bool) -> l
     return [x for x, v in zip(items, vals, strict=True) if v is None or v is False]
 
 
+def charge_calls(n: int) -> None:
+    """Charge `n` callback calls a fused fast path made without calling (the generic
+    code would have called a builtin `n` times: `(update-vals groups count)`)."""
+    ctx = _run()
+    if ctx is not None and n:
+        _charge_small(ctx, n)
+
+
 def _flat(items: Sequence[Any]) -> Sequence[Any]:
     """What slices of `items` are cut from: a vector's buffer (slicing a `PVec` copies
     all of it first), which holds the vector's items at the same indexes."""
