@@ -1,4 +1,4 @@
-"""The builtin attacks of `builtin_cases` in both modes, with the security suite's checks
+"""The builtin attacks of `builtin_attack_cases` in both modes, with the security suite's checks
 (time bound, failure kind and code, host unharmed, runtime still serving); plus cancel
 and step budget inside a builtin's loop."""
 
@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from builtin_cases import CASES
+from builtin_attack_cases import CASES
 from security_cases import Attack
 from test_security import _check, _run, assert_host_unharmed, canary, runtime
 
