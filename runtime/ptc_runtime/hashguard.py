@@ -35,7 +35,7 @@ MODULUS: Final = sys.hash_info.modulus
 #: Distinct big numbers sharing one hash that a single build may hold.
 MAX_SAME_HASH: Final = 64
 #: Hash collisions between distinct structured keys that one run may meet.
-MAX_COLLISIONS: Final = 100_000
+MAX_COLLISIONS: Final = 20_000
 #: How often (in collisions) the deadline and cancel token are checked.
 CHECK_EVERY: Final = 256
 

@@ -76,11 +76,32 @@ for id_, prog in [
     ("zipmap", f"(count (zipmap {B} (range 60000)))"),
     ("into-map", f"(count (into {{}} (map vector {B} {B})))"),
     ("hash-map", f"(count (apply hash-map (interleave {B} {B})))"),
-    ("vector-keys", f"(count (set (map vector {B})))"),
-    ("vector-keys-frequencies", f"(count (frequencies (map vector {B})))"),
     ("negative", "(count (set (map (partial * -2305843009213693951) (range 60000))))"),
+    ("apply-assoc", f"(count (apply assoc {{}} (interleave {B} {B})))"),
+    ("apply-conj-set", f"(count (apply conj #{{}} {B}))"),
+    ("apply-conj-map", f"(count (apply conj {{}} (map vector {B} {B})))"),
+    ("union", f"(count (clojure.set/union #{{1}} (set {B})))"),
+    (
+        "map-literal",
+        "(let [p 2305843009213693951] {"
+        + " ".join(f"(* p {i}) {i}" for i in range(3000))
+        + "})",
+    ),
+    (
+        "set-literal",
+        "(let [p 2305843009213693951] #{" + " ".join(f"(* p {i})" for i in range(3000)) + "})",
+    ),
 ]:
     add(G, id_, prog, EXC, code="hash_collision_limit", seconds=3.0)
+# vectors of them as keys: their collisions are counted (or the deadline comes first)
+add(G, "vector-keys", f"(count (set (map vector {B})))", ("exception", "timeout"), seconds=3.0)
+add(
+    G,
+    "vector-keys-frequencies",
+    f"(count (frequencies (map vector {B})))",
+    ("exception", "timeout"),
+    seconds=3.0,
+)
 # one key at a time: each insert is short, the program's loop keeps the deadline
 add(G, "assoc-loop", f"(count (reduce (fn [m k] (assoc m k 1)) {{}} {B}))", TIME, seconds=3.0)
 # floats equal to such integers are hashed as those integers (and are rarely exact)
