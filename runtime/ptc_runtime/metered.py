@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from functools import reduce
+from functools import partial, reduce
 from types import FunctionType
 from typing import Any, Final
 
@@ -46,11 +46,9 @@ def self_charging(fn: object) -> bool:
     return type(fn) is FunctionType and fn.__code__.co_filename.startswith(GENERATED_PREFIX)
 
 
-def _run() -> context.RunContext | None:
-    try:
-        return context.current()
-    except Exception:  # outside a run (direct calls in tests): nothing to charge
-        return None
+#: The run's context variable (`context.current()` without its error for no run).
+_CURRENT: Final = context._current
+_run: Final = partial(_CURRENT.get, None)
 
 
 class Meter:
@@ -121,14 +119,17 @@ def metered(fn: Callable[..., Any], ctx: context.RunContext) -> Callable[..., An
 def map_each(fn: Callable[..., Any], items: Sequence[Any]) -> list[Any]:
     """`[fn(x) for x in items]`, charged as `metered_fn` would, per chunk (C-level `map`
     within a chunk, so the common case pays one check per few thousand calls)."""
-    if self_charging(fn):
-        return list(map(fn, items))
+    if type(fn) is FunctionType and fn.__code__.co_filename.startswith(GENERATED_PREFIX):
+        return list(map(fn, items))  # a compiled fn: it charges itself
     ctx = _run()
     if ctx is None:
         return list(map(fn, items))
     n = len(items)
-    if n <= SMALL:
-        _charge_small(ctx, n)
+    if n <= SMALL:  # (called from generated code, which checks the deadline)
+        used = ctx.steps_used + n
+        ctx.steps_used = used
+        if used > ctx.max_steps:
+            ctx.over_budget()
         return list(map(fn, items))
     meter = Meter(ctx)
     out: list[Any] = []

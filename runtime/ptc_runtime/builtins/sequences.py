@@ -174,10 +174,7 @@ def map_(f: object, coll: object, *colls: object) -> list[object]:
     if not colls:
         if type(f) is Keyword:  # (map :k rows): one comprehension over plain dicts
             return pluck(seq_items(coll, "map"), f)
-        fn = as_fn(f, "map")
-        if self_charging(fn):
-            return [fn(x) for x in seq_items(coll, "map")]
-        return map_each(fn, seq_items(coll, "map"))
+        return map_each(as_fn(f, "map"), seq_items(coll, "map"))
     fn = as_fn(f, "map")
     seqs = [seq_items(c, "map") for c in (coll, *colls)]
     if self_charging(fn):
