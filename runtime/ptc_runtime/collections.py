@@ -50,7 +50,12 @@ class EqKey:
             return False
         if self is other:
             return True
-        return self._hash == other._hash and _equality.eq(self.value, other.value)
+        if self._hash != other._hash:
+            return False
+        if _equality.eq(self.value, other.value):
+            return True
+        _hashguard.collided()  # distinct values, one hash: bounded per run
+        return False
 
     def __repr__(self) -> str:
         return "EqKey(...)"
@@ -302,6 +307,10 @@ class PSet:
     @staticmethod
     def from_iterable(xs: Iterable[object]) -> PSet:
         """A set of the elements of `xs` (first occurrence kept)."""
+        if type(xs) is not list and type(xs) is not tuple:
+            xs = list(xs)
+        if len(xs) > _hashguard.MAX_SAME_HASH:
+            _hashguard.check_keys(xs, "set")
         d: dict[object, object] = {}
         for x in xs:
             k = to_key(x)
@@ -565,4 +574,5 @@ def _vector_as_fn(v: list[object] | PVec) -> Callable[..., Any]:
 
 # Imported last: both modules import names from this one (see module docstring).
 from ptc_runtime import equality as _equality  # noqa: E402
+from ptc_runtime import hashguard as _hashguard  # noqa: E402
 from ptc_runtime import lookup as _lookup  # noqa: E402

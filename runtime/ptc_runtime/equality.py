@@ -19,7 +19,8 @@ from ptc_runtime.temporal import Temporal, kind
 from ptc_runtime.values import Keyword
 
 _HASH_DEPTH: Final = 8  # hash_value looks this deep; deeper parts hash to a constant
-_HASH_ITEMS: Final = 32  # vectors hash their first items; big maps/sets hash their size
+_HASH_ITEMS: Final = 32  # vectors hash their first and last items; big maps/sets their size
+_HASH_HALF: Final = _HASH_ITEMS // 2
 _TRUE_HASH: Final = 0x5A17_C0DE_0001
 _FALSE_HASH: Final = 0x5A17_C0DE_0000
 _NIL_HASH: Final = 0x5A17_C0DE_00FF
@@ -96,11 +97,14 @@ _MISSING: Final = object()
 
 
 def hash_value(x: object) -> int:
-    """A hash consistent with `eq` (equal values hash equal), bounded in depth and work."""
-    return _hash(x, _HASH_DEPTH)
+    """A hash consistent with `eq` (equal values hash equal), bounded in depth and work.
+
+    Shared structure is hashed once per call (`memo`, by identity): a 32-wide DAG costs
+    its distinct nodes, not its 32^depth paths."""
+    return _hash(x, _HASH_DEPTH, {})
 
 
-def _hash(x: object, depth: int) -> int:
+def _hash(x: object, depth: int, memo: dict[int, int]) -> int:
     t = type(x)
     if t is str or t is int or t is float or t is Keyword:
         return hash(x)
@@ -112,33 +116,39 @@ def _hash(x: object, depth: int) -> int:
         return hash(x)
     if depth <= 0:
         return 0x7E57
-    if t is list or t is PVec:
-        h = 0x3C6E_F372 + len(x)  # type: ignore[arg-type]
-        item: object
-        for i, item in enumerate(x):  # type: ignore[arg-type]
-            if i >= _HASH_ITEMS:
-                break
-            h = (h * 1_000_003) ^ _hash(item, depth - 1)
-            h &= 0xFFFF_FFFF_FFFF
+    key = id(x)
+    h = memo.get(key)
+    if h is not None:
         return h
-    if t is dict or t is PMap:
+    if t is list or t is PVec:
+        n = len(x)  # type: ignore[arg-type]
+        h = 0x3C6E_F372 + n
+        # the first and the last items: long vectors that share a prefix stay apart
+        items = x if n <= _HASH_ITEMS else [*x[:_HASH_HALF], *x[n - _HASH_HALF :]]  # type: ignore[index]
+        for item in items:  # type: ignore[attr-defined]
+            h = (h * 1_000_003) ^ _hash(item, depth - 1, memo)
+            h &= 0xFFFF_FFFF_FFFF
+    elif t is dict or t is PMap:
         n = len(x)  # type: ignore[arg-type]
         h = 0x6A09_E667 + n
         if n <= _HASH_ITEMS:
             for k, v in x.items():  # type: ignore[attr-defined]
-                h += (hash(k) * 31) ^ _hash(v, depth - 1)
-        return h & 0xFFFF_FFFF_FFFF
-    if t is PSet:
+                h += (hash(k) * 31) ^ _hash(v, depth - 1, memo)
+        h &= 0xFFFF_FFFF_FFFF
+    elif t is PSet:
         n = len(x)  # type: ignore[arg-type]
         h = 0x1F83_D9AB + n
         if n <= _HASH_ITEMS:
             for k in x.m:  # type: ignore[attr-defined]
                 h += hash(k)
-        return h & 0xFFFF_FFFF_FFFF
-    try:
-        return hash(x)
-    except TypeError:
-        return id(x)
+        h &= 0xFFFF_FFFF_FFFF
+    else:
+        try:
+            return hash(x)
+        except TypeError:
+            return id(x)
+    memo[key] = h
+    return h
 
 
 # ---------------------------------------------------------------- natural order
@@ -207,12 +217,21 @@ def _cmp_atoms(a: object, b: object) -> int:
 
 
 def compare(a: object, b: object) -> int:
-    """Natural order (target §4.4): -1, 0 or 1; incomparable kinds raise `type_error`."""
+    """Natural order (target §4.4): -1, 0 or 1; incomparable kinds raise `type_error`.
+
+    A pair of vectors compared equal is remembered (by identity) for the rest of the
+    walk: two equal DAGs that unfold to 2^64 paths cost their distinct pairs, as in `eq`.
+    """
     stack: list[Iterator[tuple[object, object]]] = [iter(((a, b),))]
+    pairs: list[tuple[int, int] | None] = [None]  # the vectors each iterator walks
+    done: set[tuple[int, int]] = set()
     while stack:
         pair = next(stack[-1], None)
         if pair is None:
             stack.pop()
+            finished = pairs.pop()
+            if finished is not None:
+                done.add(finished)
             continue
         x, y = pair
         tx, ty = type(x), type(y)
@@ -220,7 +239,11 @@ def compare(a: object, b: object) -> int:
             nx, ny = len(x), len(y)  # type: ignore[arg-type]
             if nx != ny:
                 return -1 if nx < ny else 1
+            ids = (id(x), id(y))
+            if ids in done:  # both still held by their parents: the ids are theirs
+                continue
             stack.append(zip(x, y, strict=True))  # type: ignore[call-overload]
+            pairs.append(ids)
             continue
         c = _cmp_atoms(x, y)
         if c:

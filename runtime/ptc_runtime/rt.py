@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import BuiltinFunctionType, FunctionType
 from typing import Any, Final
 
-from ptc_runtime import context
+from ptc_runtime import context, hashguard
 from ptc_runtime.builtins.filtered_groups import HELPERS as FILTERED_GROUPS_HELPERS
 from ptc_runtime.builtins.group_sums import HELPERS as GROUP_SUMS_HELPERS
 from ptc_runtime.builtins.grouped import HELPERS as GROUPED_HELPERS
@@ -156,6 +156,8 @@ def call(f: object, *args: object) -> object:
 
 def map_lit(*kvs: object) -> dict[object, object]:
     """A map literal whose keys need wrapping (booleans, collections) or are computed."""
+    if len(kvs) > 2 * hashguard.MAX_SAME_HASH:  # many computed keys hashed in one call
+        hashguard.check_keys(kvs[::2], "map literal")
     out: dict[object, object] = {}
     for i in range(0, len(kvs), 2):
         out[to_key(kvs[i])] = kvs[i + 1]

@@ -22,9 +22,11 @@ from ptc_runtime.builtins.grouped import remember
 from ptc_runtime.builtins.higher_order import mapcat as _mapcat
 from ptc_runtime.builtins.keyed import is_stored_plain, key_values
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
-from ptc_runtime.collections import as_fn, kind_name, seq_items, to_key
+from ptc_runtime.collections import kind_name, seq_items, to_key
 from ptc_runtime.equality import compare
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import MAX_SAME_HASH, check_keys
+from ptc_runtime.metered import metered_fn
 from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
@@ -67,6 +69,8 @@ def group_by(keyfn: object, coll: object) -> dict[object, object]:
 )
 def frequencies(coll: object) -> dict[object, object]:
     items = seq_items(coll, "frequencies")
+    if len(items) > MAX_SAME_HASH:
+        check_keys(items, "frequencies")  # before `Counter` hashes them all in C
     try:
         counts: Counter[object] | None = Counter(items)
     except TypeError:  # an unhashable item (vector, map, set): it needs wrapping
@@ -115,7 +119,7 @@ def frequencies_mapcat(f: object, coll: object, *colls: object) -> dict[object, 
     """
     if colls or type(f) is Keyword:  # zipped or plucked parts: the plain composition
         return frequencies(_mapcat(f, coll, *colls))
-    fn = as_fn(f, "map")
+    fn = metered_fn(f, "map")
     counts: dict[object, object] = {}
     raw = True
     failed: PtcError | None = None
@@ -286,7 +290,7 @@ def _key_number(who: str, v: object) -> int | float:
 def _extreme_key(who: str, f: object, xs: tuple[object, ...], want_max: bool) -> object:
     if len(xs) == 1:
         return xs[0]
-    fn = as_fn(f, who)
+    fn = metered_fn(f, who)
     best = xs[0]
     kb = _key_number(who, fn(best))
     # As Clojure: ties go to the later argument.

@@ -21,6 +21,7 @@ from ptc_runtime.collections import assoc as assoc1
 from ptc_runtime.collections import conj as conj1
 from ptc_runtime.collections import dissoc as dissoc1
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import MAX_SAME_HASH, check_keys, check_pairs
 from ptc_runtime.lookup import contains_key, get_flexible, get_in
 
 DECLS: list[BuiltinSpec] = []
@@ -57,6 +58,7 @@ def vec(coll: object) -> object:
 def hash_map(*kvs: object) -> dict[object, object]:
     if len(kvs) % 2:
         raise PtcError("arity_error", "hash-map: expected an even number of arguments")
+    check_keys(kvs[::2], "hash-map")
     out: dict[object, object] = {}
     for i in range(0, len(kvs), 2):
         out[to_key(kvs[i])] = kvs[i + 1]
@@ -166,6 +168,11 @@ def conj(*args: object) -> object:
     t = type(coll)
     if len(args) == 2 and (t is list or t is PVec):
         return conj1(coll, args[1])
+    if len(args) > MAX_SAME_HASH:  # `(apply conj #{} xs)`: many keys hashed in one call
+        if t is PSet:
+            check_keys(args[1:], "conj")
+        elif t is dict or t is PMap:
+            check_pairs(args[1:], "conj")
     for x in args[1:]:
         coll = conj1(coll, x)
     return coll
@@ -175,6 +182,8 @@ def conj(*args: object) -> object:
 def assoc(m: object, *kvs: object) -> object:
     if len(kvs) % 2:
         raise PtcError("arity_error", "assoc: expected keys and values in pairs")
+    if len(kvs) > 2 * MAX_SAME_HASH:  # `(apply assoc m kvs)`: many keys in one call
+        check_keys(kvs[::2], "assoc")
     for i in range(0, len(kvs), 2):
         m = assoc1(m, kvs[i], kvs[i + 1])
     return m

@@ -13,9 +13,10 @@ from typing import Final
 
 from ptc_runtime.builtins import sequences
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
-from ptc_runtime.collections import PMap, PVec, as_fn, from_key, kind_name, seq_items
+from ptc_runtime.collections import PMap, PVec, from_key, kind_name, seq_items
 from ptc_runtime.context import current
 from ptc_runtime.errors import PtcError
+from ptc_runtime.metered import metered_fn
 
 DECLS: list[BuiltinSpec] = []
 
@@ -54,13 +55,13 @@ def mapcat(f: object, coll: object, *colls: object) -> list[object]:
 
 @declare(DECLS, "map-indexed", arities=(2,), doc="Vector of (f index x) for each x.")
 def map_indexed(f: object, coll: object) -> list[object]:
-    fn = as_fn(f, "map-indexed")
+    fn = metered_fn(f, "map-indexed")
     return [fn(i, x) for i, x in enumerate(seq_items(coll, "map-indexed"))]
 
 
 @declare(DECLS, "remove", arities=(2,), doc="Vector of the items for which (pred x) is falsy.")
 def remove(pred: object, coll: object) -> list[object]:
-    fn = as_fn(pred, "remove")
+    fn = metered_fn(pred, "remove")
     out = []
     for x in seq_items(coll, "remove"):
         v = fn(x)
@@ -71,7 +72,7 @@ def remove(pred: object, coll: object) -> list[object]:
 
 @declare(DECLS, "keep", arities=(2,), doc="Vector of the non-nil results of (f x).")
 def keep(f: object, coll: object) -> list[object]:
-    fn = as_fn(f, "keep")
+    fn = metered_fn(f, "keep")
     out = []
     for x in seq_items(coll, "keep"):
         v = fn(x)
@@ -82,7 +83,7 @@ def keep(f: object, coll: object) -> list[object]:
 
 @declare(DECLS, "keep-indexed", arities=(2,), doc="Vector of the non-nil results of (f index x).")
 def keep_indexed(f: object, coll: object) -> list[object]:
-    fn = as_fn(f, "keep-indexed")
+    fn = metered_fn(f, "keep-indexed")
     out = []
     for i, x in enumerate(seq_items(coll, "keep-indexed")):
         v = fn(i, x)
@@ -98,7 +99,7 @@ def keep_indexed(f: object, coll: object) -> list[object]:
     doc="Fold (f acc k v) over a map's entries (or a vector's index/item pairs).",
 )
 def reduce_kv(f: object, init: object, coll: object) -> object:
-    fn = as_fn(f, "reduce-kv")
+    fn = metered_fn(f, "reduce-kv")
     t = type(coll)
     acc = init
     if t is dict or t is PMap:
@@ -118,7 +119,7 @@ def reduce_kv(f: object, init: object, coll: object) -> object:
 
 @declare(DECLS, "some", arities=(2,), doc="The first truthy (pred x), else nil.")
 def some(pred: object, coll: object) -> object:
-    fn = as_fn(pred, "some")
+    fn = metered_fn(pred, "some")
     for x in seq_items(coll, "some"):
         v = fn(x)
         if v is not None and v is not False:
@@ -127,7 +128,7 @@ def some(pred: object, coll: object) -> object:
 
 
 def _all(pred: object, coll: object, who: str) -> bool:
-    fn = as_fn(pred, who)
+    fn = metered_fn(pred, who)
     for x in seq_items(coll, who):
         v = fn(x)
         if v is None or v is False:
@@ -160,8 +161,8 @@ def not_any(pred: object, coll: object) -> bool:
     doc="Vector of the nodes of a tree, depth-first pre-order, from root.",
 )
 def tree_seq(branch: object, children: object, root: object) -> list[object]:
-    is_branch = as_fn(branch, "tree-seq")
-    kids = as_fn(children, "tree-seq")
+    is_branch = metered_fn(branch, "tree-seq")
+    kids = metered_fn(children, "tree-seq")
     out: list[object] = [root]
     stack: list[Iterator[object]] = []
     node = root

@@ -25,7 +25,9 @@ from typing import Any, Final
 from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name
 from ptc_runtime.equality import compare
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import MAX_SAME_HASH, check_keys
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible, get_in
+from ptc_runtime.metered import map_each, metered_fn
 from ptc_runtime.records import is_records
 from ptc_runtime.values import Keyword
 
@@ -131,7 +133,7 @@ def key_fn(spec: object, who: str) -> Callable[[object], object]:
         return lambda x: _get(x, spec)
     if t is list or t is PVec:
         return lambda x: get_in(x, spec, None, who)
-    return as_fn(spec, who)
+    return metered_fn(spec, who)
 
 
 def key_values(spec: object, items: Sequence[object], who: str) -> list[object]:
@@ -151,8 +153,7 @@ def key_values_getter(
         return pluck_getter(items, spec)
     if t is list or t is PVec:
         return [get_in(x, spec, None, who) for x in items], None
-    fn = as_fn(spec, who)
-    return [fn(x) for x in items], None
+    return map_each(as_fn(spec, who), items), None
 
 
 # ---------------------------------------------------------------- natural order
@@ -326,4 +327,7 @@ def comparator_order(keys: list[object], cmp_fn: Callable[..., object], who: str
 
 def is_stored_plain(keys: list[object]) -> bool:
     """True when none of `keys` needs wrapping to be a dict key (see `to_key`)."""
-    return WRAPPED.isdisjoint(set(map(type, keys)))
+    types = set(map(type, keys))
+    if len(keys) > MAX_SAME_HASH:
+        check_keys(keys, "keys", types)  # every caller hashes them next
+    return WRAPPED.isdisjoint(types)

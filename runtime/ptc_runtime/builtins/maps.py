@@ -28,6 +28,7 @@ from ptc_runtime.collections import (
 )
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible
+from ptc_runtime.metered import metered_fn
 
 DECLS: list[BuiltinSpec] = []
 
@@ -161,7 +162,7 @@ def merge(*maps: object) -> object:
     doc="Maps merged left to right, colliding values combined with (f old new).",
 )
 def merge_with(f: object, *maps: object) -> object:
-    return _merge("merge-with", maps, as_fn(f, "merge-with"))
+    return _merge("merge-with", maps, metered_fn(f, "merge-with"))
 
 
 @declare(
@@ -221,12 +222,12 @@ def _map_arg(who: str, m: object) -> Mapping[object, object]:
 @declare(DECLS, "update-keys", arities=(2,), doc="m with every key k replaced by (f k).")
 def update_keys(m: object, f: object) -> dict[object, object]:
     mm = _map_arg("update-keys", m)
-    fn = as_fn(f, "update-keys")
+    fn = metered_fn(f, "update-keys")
     return {to_key(fn(from_key(k))): v for k, v in mm.items()}
 
 
 @declare(DECLS, "update-vals", arities=(2,), doc="m with every value v replaced by (f v).")
 def update_vals(m: object, f: object) -> dict[object, object]:
     mm = _map_arg("update-vals", m)
-    fn = as_fn(f, "update-vals")
+    fn = metered_fn(f, "update-vals")
     return {k: fn(v) for k, v in mm.items()}

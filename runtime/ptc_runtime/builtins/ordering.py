@@ -18,8 +18,9 @@ from ptc_runtime.builtins import comparison, maps
 from ptc_runtime.builtins.keyed import comparator_order, key_values_getter, natural_sorted
 from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.builtins.slicing import take
-from ptc_runtime.collections import PMap, PSet, PVec, as_fn, kind_name, seq_items
+from ptc_runtime.collections import PMap, PSet, PVec, kind_name, seq_items
 from ptc_runtime.errors import PtcError
+from ptc_runtime.metered import charge_calls, metered_fn
 from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
@@ -68,7 +69,7 @@ def _comparator(c: object, who: str) -> bool | Callable[..., object]:
     desc = _NATURAL.get(c) if type(c) is FunctionType else None
     if desc is not None:
         return desc
-    return as_fn(c, who)
+    return metered_fn(c, who)
 
 
 def _arrange(
@@ -156,6 +157,7 @@ def _sort_by(keyfn: object, args: tuple[object, ...], limit: int | None) -> list
         # getter then computes the same keys (and lets a top n be a heap selection)
         getter: Callable[[Any], Any] = itemgetter(part)
         keys: list[object] = list(map(getter, items))
+        charge_calls(len(keys))  # the calls of `key`/`val` this stands for
         return _arrange(items, keys, order, "sort-by", getter, limit, _numeric(args))
     keys, getter_ = key_values_getter(keyfn, items, "sort-by")
     return _arrange(items, keys, order, "sort-by", getter_, limit, _numeric(args))

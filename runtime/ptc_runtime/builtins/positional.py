@@ -24,6 +24,7 @@ from ptc_runtime.collections import (
     to_key,
 )
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import check_keys
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_in
 
 DECLS: list[BuiltinSpec] = []
@@ -92,6 +93,7 @@ def empty(coll: object) -> object:
 def zipmap(ks: object, vs: object) -> dict[object, object]:
     keys = seq_items(ks, "zipmap")
     vals = seq_items(vs, "zipmap")
+    check_keys(keys, "zipmap")
     out: dict[object, object] = {}
     for k, v in zip(keys, vals, strict=False):
         out[to_key(k)] = v

@@ -28,7 +28,16 @@ from ptc_runtime.collections import (
 )
 from ptc_runtime.collections import conj as conj1
 from ptc_runtime.errors import PtcError
+from ptc_runtime.hashguard import check_pairs
 from ptc_runtime.lookup import NOT_FOUND
+from ptc_runtime.metered import (
+    fold_each,
+    map_each,
+    map_many,
+    metered_fn,
+    select_each,
+    self_charging,
+)
 from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
@@ -152,6 +161,7 @@ def into(to: object, frm: object) -> object:
             s = s.conj(x)
         return s
     if to is None or t is dict or t is PMap:
+        check_pairs(items, "into")
         out = to
         for x in items:
             out = conj1(out, x, "into")
@@ -164,16 +174,19 @@ def map_(f: object, coll: object, *colls: object) -> list[object]:
     if not colls:
         if type(f) is Keyword:  # (map :k rows): one comprehension over plain dicts
             return pluck(seq_items(coll, "map"), f)
-        fn = as_fn(f, "map")
-        return [fn(x) for x in seq_items(coll, "map")]
+        return map_each(as_fn(f, "map"), seq_items(coll, "map"))
     fn = as_fn(f, "map")
     seqs = [seq_items(c, "map") for c in (coll, *colls)]
-    return [fn(*xs) for xs in zip(*seqs, strict=False)]
+    if self_charging(fn):
+        return [fn(*xs) for xs in zip(*seqs, strict=False)]
+    return map_many(fn, seqs)
 
 
 @declare(DECLS, "filter", arities=(2,), doc="Vector of the items for which (pred x) is truthy.")
 def filter_(pred: object, coll: object) -> list[object]:
     fn = as_fn(pred, "filter")
+    if not self_charging(fn):
+        return select_each(fn, seq_items(coll, "filter"), True)
     out = []
     for x in seq_items(coll, "filter"):
         v = fn(x)
@@ -203,7 +216,10 @@ def reduce_(f: object, a: object, b: object = NOT_FOUND) -> object:
         next(it)
     else:
         acc = a
-        it = iter(seq_items(b, "reduce"))
+        items = seq_items(b, "reduce")
+        it = iter(items)
+    if not self_charging(fn):
+        return fold_each(fn, acc, items, 1) if b is NOT_FOUND else fold_each(fn, acc, items)
     for x in it:
         acc = fn(acc, x)
     return acc
@@ -254,7 +270,7 @@ _SUM_FOLDS: Final = sys.version_info < (3, 12)
     doc="Vector of the intermediate values of (reduce f init coll), init first.",
 )
 def reductions(f: object, a: object, b: object = NOT_FOUND) -> list[object]:
-    fn = as_fn(f, "reductions")
+    fn = metered_fn(f, "reductions")
     if b is NOT_FOUND:
         items = seq_items(a, "reductions")
         if not items:

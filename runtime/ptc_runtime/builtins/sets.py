@@ -10,8 +10,9 @@ comes back where Clojure's fold starts from it (`(difference nil #{1})` is nil).
 from __future__ import annotations
 
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
-from ptc_runtime.collections import PSet, as_fn, kind_name
+from ptc_runtime.collections import PSet, kind_name
 from ptc_runtime.errors import PtcError
+from ptc_runtime.metered import metered_fn
 
 DECLS: list[BuiltinSpec] = []
 
@@ -154,7 +155,7 @@ def is_superset(a: object, b: object) -> bool:
     doc="Set of the elements of s for which (pred x) is truthy.",
 )
 def select(pred: object, s: object) -> PSet | None:
-    fn = as_fn(pred, "select")
+    fn = metered_fn(pred, "select")
     if s is None:
         return None
     members = _members("select", s)

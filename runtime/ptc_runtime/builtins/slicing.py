@@ -15,9 +15,10 @@ from typing import Final
 
 from ptc_runtime.builtins.keyed import is_stored_plain
 from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
-from ptc_runtime.collections import PVec, as_fn, kind_name, seq_items, to_key
+from ptc_runtime.collections import PVec, kind_name, seq_items, to_key
 from ptc_runtime.equality import eq
 from ptc_runtime.errors import PtcError
+from ptc_runtime.metered import metered_fn
 
 DECLS: list[BuiltinSpec] = []
 
@@ -84,7 +85,7 @@ def drop_last(a: object, *coll: object) -> list[object]:
 
 
 def _prefix_len(pred: object, items: Sequence[object], who: str) -> int:
-    fn = as_fn(pred, who)
+    fn = metered_fn(pred, who)
     i = 0
     for x in items:
         v = fn(x)
@@ -200,7 +201,7 @@ def partition_all(n: object, a: object, *more: object) -> list[object]:
 
 @declare(DECLS, "partition-by", arities=(2,), doc="Vector of runs of items with equal (f x).")
 def partition_by(f: object, coll: object) -> list[object]:
-    fn = as_fn(f, "partition-by")
+    fn = metered_fn(f, "partition-by")
     out: list[object] = []
     group: list[object] = []
     prev: object = None

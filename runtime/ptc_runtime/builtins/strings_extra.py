@@ -17,8 +17,9 @@ import re
 
 from ptc_runtime.builtins.regex_ import MAX_RESULT_CHARS, replace_regex, string_arg
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
-from ptc_runtime.collections import as_fn, kind_name
+from ptc_runtime.collections import kind_name
 from ptc_runtime.errors import PtcError
+from ptc_runtime.metered import metered_fn
 from ptc_runtime.printer import str_ as display
 from ptc_runtime.regexp import Regex, compile_regex, searched_end
 from ptc_runtime.values import Keyword
@@ -95,7 +96,7 @@ def replace_first(s: object, match: object, replacement: object) -> str:
 )
 def escape(s: object, cmap: object) -> str:
     text = string_arg("escape", s)
-    fn = as_fn(cmap, "escape")
+    fn = metered_fn(cmap, "escape")
     out: list[str] = []
     size = 0
     for ch in text:

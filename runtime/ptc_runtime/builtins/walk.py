@@ -16,8 +16,9 @@ from typing import Final
 from ptc_runtime.builtins.higher_order import WORK_CHUNK, count_work
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.builtins.strings import keyword_
-from ptc_runtime.collections import PMap, PSet, PVec, as_fn, from_key, kind_name, to_key
+from ptc_runtime.collections import PMap, PSet, PVec, from_key, kind_name, to_key
 from ptc_runtime.errors import PtcError
+from ptc_runtime.metered import metered_fn
 from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
@@ -65,8 +66,8 @@ def _rebuild(who: str, kind: int, items: list[object]) -> object:
     doc="(outer form') where form' is form with inner applied to each child.",
 )
 def walk(inner: object, outer: object, form: object) -> object:
-    fin = as_fn(inner, "walk")
-    fout = as_fn(outer, "walk")
+    fin = metered_fn(inner, "walk")
+    fout = metered_fn(outer, "walk")
     kc = _children(form)
     if kc is None:
         return fout(form)
@@ -125,7 +126,7 @@ def _walk_tree(
     doc="Rebuild form top-down: (f node) first, then walk the result's children.",
 )
 def prewalk(f: object, form: object) -> object:
-    return _walk_tree("prewalk", form, as_fn(f, "prewalk"), None)
+    return _walk_tree("prewalk", form, metered_fn(f, "prewalk"), None)
 
 
 @declare(
@@ -136,7 +137,7 @@ def prewalk(f: object, form: object) -> object:
     doc="Rebuild form bottom-up: children first, then (f node).",
 )
 def postwalk(f: object, form: object) -> object:
-    return _walk_tree("postwalk", form, None, as_fn(f, "postwalk"))
+    return _walk_tree("postwalk", form, None, metered_fn(f, "postwalk"))
 
 
 def _rekey(who: str, form: object, change: Callable[[object], object]) -> object:

@@ -1,0 +1,76 @@
+"""The builtin attacks of `builtin_attack_cases` in both modes, with the security suite's checks
+(time bound, failure kind and code, host unharmed, runtime still serving); plus cancel
+and step budget inside a builtin's loop."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from builtin_attack_cases import CASES
+from security_cases import Attack
+from test_security import _check, _run, assert_host_unharmed, canary, runtime
+
+from ptc_runtime.context import CancelToken
+from ptc_runtime.seam import RunRequest, Runtime
+
+__all__ = ["canary", "runtime"]  # the fixtures, shared with test_security
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_builtin_attack(case: Attack, runtime: Runtime, canary: Path) -> None:
+    start = time.monotonic()
+    result = _run(runtime, case.program, case.timeout_ms)
+    elapsed = time.monotonic() - start
+    _check(case, result, elapsed)
+    assert_host_unharmed(result, canary)
+    after = _run(runtime, "(+ 1 2)")
+    assert after.error is None and after.value == 3
+
+
+def test_cancel_inside_builtin_loop(runtime: Runtime) -> None:
+    """A cancel at 0.3 s ends `(map str ...)` promptly (it was ignored for 7 s)."""
+    token = CancelToken()
+    timer = threading.Timer(0.3, token.cancel)
+    timer.start()
+    try:
+        start = time.monotonic()
+        request = RunRequest("(count (map str (range 10000000)))", timeout_ms=60_000, cancel=token)
+        result = runtime.run(runtime.resolve(request))
+        elapsed = time.monotonic() - start
+    finally:
+        timer.cancel()
+    assert result.error is not None and result.error.kind == "abort", result.error
+    assert elapsed < 3.0
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "(count (map str (range 100000)))",
+        "(count (filter str (range 100000)))",
+        "(reduce max (range 100000))",
+        "(count (sort-by str (range 100000)))",
+        "(every? str (range 100000))",
+    ],
+)
+def test_builtin_callbacks_charge_steps(runtime: Runtime, program: str) -> None:
+    """Each call of a builtin callback costs a step: 100,000 of them exceed 1,000."""
+    result = runtime.run(runtime.resolve(RunRequest(program, timeout_ms=10_000, max_steps=1_000)))
+    assert result.error is not None and result.error.code == "step_limit_exceeded", result.error
+    ok = runtime.run(runtime.resolve(RunRequest(program, timeout_ms=10_000, max_steps=200_000)))
+    assert ok.error is None, ok.error
+
+
+def test_hash_collision_error_names_the_limit(runtime: Runtime) -> None:
+    result = _run(runtime, "(count (set (map (partial * 2305843009213693951) (range 1000))))")
+    assert result.error is not None and result.error.code == "hash_collision_limit"
+    assert "64" in result.error.message and "hash collision limit" in result.error.message
+    small = _run(runtime, "(count (set (map (partial * 2305843009213693951) (range 60))))")
+    assert small.error is None and small.value == 60
