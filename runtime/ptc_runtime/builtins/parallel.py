@@ -10,13 +10,18 @@ nesting (`parallel_workers`, 8); when none is free the call fails with
 index) fails the whole expression; the others are stopped. `return`/`fail` inside a
 worker is an error. CPython runs one thread at a time, so the gain is in tool calls
 (I/O), which run concurrently.
+
+Nothing outlives the operation: items are handed out one at a time (at most one per
+worker in flight, each item's context made when it starts), every worker checks the
+operation's stop flag before each item and, as its context's cancel token, at every
+step, and the flag is set however the operation ends; the workers are joined with a
+bound (`_GRACE_S` past the deadline).
 """
 
 from __future__ import annotations
 
 import contextvars
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +36,8 @@ DECLS: list[BuiltinSpec] = []
 
 _DEFAULT_TIMEOUT_MS = 30_000
 _DEFAULT_WORKERS = 8
+#: How long past the deadline the workers are waited for once told to stop.
+_GRACE_S = 0.5
 
 
 class _Stop(CancelToken):
@@ -53,9 +60,11 @@ def _limits(ctx: RunContext) -> tuple[int, int]:
     return int(timeout), int(workers)
 
 
-def _child(parent: RunContext, deadline: float | None, stop: _Stop) -> RunContext:
+def _child(
+    parent: RunContext, deadline: float | None, stop: _Stop, steps: int, output: int
+) -> RunContext:
     child = RunContext(
-        max_steps=max(1, parent.max_steps - parent.steps_used),
+        max_steps=steps,
         deadline=deadline,
         cancel=stop,
         data=parent.data,
@@ -63,7 +72,7 @@ def _child(parent: RunContext, deadline: float | None, stop: _Stop) -> RunContex
         ns=dict(parent.ns),
         nsc=dict(parent.nsc),
         history=parent.history,
-        max_output_bytes=max(0, parent.max_output_bytes - parent.output_bytes),
+        max_output_bytes=output,
         print_line_chars=parent.print_line_chars,
     )
     child.tool_invoker = parent.tool_invoker
@@ -78,9 +87,104 @@ def _child(parent: RunContext, deadline: float | None, stop: _Stop) -> RunContex
     return child
 
 
-def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
-    """Run `thunks` concurrently; results in input order."""
-    n = len(thunks)
+class _Operation:
+    """The shared state of one `pmap`/`pcalls`: the next item to hand out, what the
+    finished items left (results, errors, output, steps), all guarded by `lock`.
+
+    Items are handed out one at a time to the worker threads, so no more items are in
+    flight than there are workers, and an item's child context is made when the item
+    starts and dropped when it ends (a million-item `pmap` holds a handful of contexts,
+    never a million)."""
+
+    def __init__(self, parent: RunContext, n: int, call: Callable[[int], object], who: str) -> None:
+        self.parent = parent
+        self.n = n
+        self.call = call
+        self.who = who
+        self.lock = threading.Lock()
+        self.next = 0
+        self.results: list[object] = [None] * n
+        self.errors: dict[int, PtcError] = {}
+        # a Python-level failure of a worker's generated code (an arity `TypeError`, ...),
+        # kept to be raised as it is: the executor translates it as it would outside a worker
+        self.raw: dict[int, Exception] = {}
+        self.output: dict[int, list[str]] = {}  # only the items that printed
+        self.output_bytes = 0
+        self.steps = 0  # of the finished items
+        self.deadline: float | None = None
+        self.stop = _Stop(parent.cancel)
+
+    def take(self) -> int | None:
+        """The next item to run, None when all are handed out (or the operation stops)."""
+        with self.lock:
+            i = self.next
+            if i >= self.n or self.stop.cancelled:
+                return None
+            self.next = i + 1
+            return i
+
+    def fail(self, i: int, err: PtcError, raw: Exception | None = None, ours: bool = True) -> None:
+        """Item `i` failed: keep its error, stop the other items."""
+        with self.lock:
+            self.errors[i] = err
+            if raw is not None:
+                self.raw[i] = raw
+        if ours:
+            self.stop.stopped_by_us = True
+        self.stop.cancel()
+
+    def work(self) -> None:
+        """A worker thread: run items until none is left or the operation stops. The run
+        stop flag is read before every item, and inside one at every step (the child's
+        cancel token is the flag)."""
+        parent, stop, who = self.parent, self.stop, self.who
+        while True:
+            i = self.take()
+            if i is None:
+                return
+            with self.lock:
+                steps = parent.max_steps - parent.steps_used - self.steps
+                out = parent.max_output_bytes - parent.output_bytes - self.output_bytes
+            child = _child(parent, self.deadline, stop, max(1, steps), max(0, out))
+            token = context.install(child)
+            try:
+                child.check_time()  # deadline and stop, before each item
+                if steps <= 0:
+                    child.over_budget()
+                self.results[i] = self.call(i)
+            except PtcError as err:
+                self.fail(i, err)
+            except ControlSignal:
+                self.fail(
+                    i,
+                    PtcError(
+                        "invalid_form",
+                        f"{who}: return/fail cannot be used inside a parallel worker",
+                    ),
+                )
+            except RecursionError:
+                self.fail(
+                    i,
+                    LimitExceeded(
+                        "recursion_limit", "recursion too deep in a parallel worker", kind="timeout"
+                    ),
+                    ours=False,
+                )
+            except MemoryError:
+                self.fail(i, PtcError("memory_exceeded", "memory limit exceeded"), ours=False)
+            except Exception as exc:
+                self.fail(i, PtcError("runtime_error", f"{who}: item {i} failed"), exc)
+            finally:
+                context.uninstall(token)
+                with self.lock:
+                    self.steps += child.steps_used
+                    if child.output:
+                        self.output[i] = child.output
+                        self.output_bytes += child.output_bytes
+
+
+def run_parallel(n: int, call: Callable[[int], object], who: str) -> list[object]:
+    """Run `call(0) .. call(n - 1)` concurrently; results in input order."""
     if n == 0:
         return []
     parent = context.current()
@@ -99,83 +203,36 @@ def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
             f"{who}: all {max_workers} parallel workers of this run are busy",
             hint="avoid nesting pmap/pcalls deeply; use map inside a pmap",
         )
+    op = _Operation(parent, n, call, who)
     own_deadline = time.monotonic() + timeout_ms / 1000.0
     deadline = own_deadline if parent.deadline is None else min(parent.deadline, own_deadline)
-    stop = _Stop(parent.cancel)
-    children = [_child(parent, deadline, stop) for _ in range(n)]
-    results: list[object] = [None] * n
-    errors: list[PtcError | None] = [None] * n
-    # a Python-level failure of a worker's generated code (an arity `TypeError`, ...), kept
-    # to be raised as it is: the executor translates it as it would outside a worker
-    raw: list[Exception | None] = [None] * n
-    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
-    for i in range(n):
-        todo.put(i)
-
-    def work() -> None:
-        while not stop.cancelled:
-            try:
-                i = todo.get_nowait()
-            except queue.Empty:
-                return
-            token = context.install(children[i])
-            try:
-                results[i] = thunks[i]()
-            except PtcError as err:
-                errors[i] = err
-                stop.stopped_by_us = True
-                stop.cancel()
-            except ControlSignal:
-                errors[i] = PtcError(
-                    "invalid_form", f"{who}: return/fail cannot be used inside a parallel worker"
-                )
-                stop.stopped_by_us = True
-                stop.cancel()
-            except RecursionError:
-                errors[i] = LimitExceeded(
-                    "recursion_limit", "recursion too deep in a parallel worker", kind="timeout"
-                )
-                stop.cancel()
-            except MemoryError:
-                errors[i] = PtcError("memory_exceeded", "memory limit exceeded")
-                stop.cancel()
-            except Exception as exc:
-                errors[i] = PtcError("runtime_error", f"{who}: item {i} failed")
-                raw[i] = exc
-                stop.stopped_by_us = True
-                stop.cancel()
-            finally:
-                context.uninstall(token)
-
-    threads = []
+    op.deadline = deadline
+    stop = op.stop
+    threads: list[threading.Thread] = []
     try:
         for _ in range(take):
-            t = threading.Thread(target=contextvars.copy_context().run, args=(work,), daemon=True)
+            t = threading.Thread(
+                target=contextvars.copy_context().run,
+                args=(op.work,),
+                name=f"ptc-{who}",
+                daemon=True,
+            )
             t.start()
             threads.append(t)
-        for t in threads:
-            while t.is_alive():
-                t.join(0.02)
-                if parent.cancel is not None and parent.cancel.cancelled:
-                    stop.cancel()
-                if time.monotonic() > deadline + 0.05:
-                    stop.cancel()
-                    if all(not x.is_alive() for x in threads):
-                        break
-                    if time.monotonic() > deadline + 0.5:
-                        break  # a host tool is stuck: it will stop at its next check
+        _join(threads, stop, parent, deadline)
     finally:
+        # however this ends (done, failed, timed out, cancelled, or an error here), no
+        # worker starts another item or takes another step after it
+        stop.cancel()
         with shared.lock:
             shared.live_workers -= take
-    used = sum(c.steps_used for c in children)
-    parent.steps_used += used
-    first = next(
-        ((i, e) for i, e in enumerate(errors) if e is not None and not _echo(e, stop)), None
-    )
+    parent.steps_used += op.steps
+    errors = op.errors
+    first = next((i for i in sorted(errors) if not _echo(errors[i], stop)), None)
     if first is None:
-        first = next(((i, e) for i, e in enumerate(errors) if e is not None), None)
+        first = min(errors, default=None)
     if first is not None:
-        i, err = first
+        err = errors[first]
         if isinstance(err, Aborted) and parent.cancel is not None and parent.cancel.cancelled:
             raise err
         if (
@@ -188,13 +245,13 @@ def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
                 f"{who} exceeded its parallel deadline of {timeout_ms} ms",
                 kind="timeout",
             )
-        host = raw[i]
+        host = op.raw.get(first)
         if host is not None:
             # after an inner pmap's prefix, as the messages of typed errors nest
             inner = getattr(host, "ptc_prefix", "")
-            host.ptc_prefix = f"{who}: item {i} failed: {inner}"  # type: ignore[attr-defined]
+            host.ptc_prefix = f"{who}: item {first} failed: {inner}"  # type: ignore[attr-defined]
             raise host
-        err.message = f"{who}: item {i} failed: {err.message}"
+        err.message = f"{who}: item {first} failed: {err.message}"
         raise err
     if any(t.is_alive() for t in threads) or time.monotonic() > deadline:
         parent.check_time()
@@ -202,10 +259,30 @@ def run_parallel(thunks: list[Callable[[], object]], who: str) -> list[object]:
             "timeout", f"{who} exceeded its parallel deadline of {timeout_ms} ms", kind="timeout"
         )
     parent.charge(0)
-    for c in children:
-        for text in c.output:
+    for i in sorted(op.output):
+        for text in op.output[i]:
             parent.emit(text)
-    return results
+    return op.results
+
+
+def _join(
+    threads: list[threading.Thread], stop: _Stop, parent: RunContext, deadline: float
+) -> None:
+    """Wait for the workers; stop them at the deadline or when the run is cancelled, and
+    give them a bounded grace to see it (a host tool may be stuck: its thread then stops
+    at its next check, and takes no item after)."""
+    for t in threads:
+        while t.is_alive():
+            t.join(0.02)
+            if parent.cancel is not None and parent.cancel.cancelled:
+                stop.cancel()
+            now = time.monotonic()
+            if now > deadline + 0.05:
+                stop.cancel()
+                if all(not x.is_alive() for x in threads):
+                    return
+                if now > deadline + _GRACE_S:
+                    return
 
 
 def _echo(err: PtcError, stop: _Stop) -> bool:
@@ -224,9 +301,9 @@ def pmap(f: object, coll: object, *colls: object) -> list[object]:
     fn = as_fn(f, "pmap")
     if not colls:
         items = seq_items(coll, "pmap")
-        return run_parallel([_bind(fn, (x,)) for x in items], "pmap")
+        return run_parallel(len(items), lambda i: fn(items[i]), "pmap")
     seqs = [seq_items(c, "pmap") for c in (coll, *colls)]
-    return run_parallel([_bind(fn, xs) for xs in zip(*seqs, strict=False)], "pmap")
+    return run_parallel(min(map(len, seqs)), lambda i: fn(*[s[i] for s in seqs]), "pmap")
 
 
 @declare(
@@ -237,8 +314,5 @@ def pmap(f: object, coll: object, *colls: object) -> list[object]:
     doc="Call the zero-argument fns concurrently; vector of results in argument order.",
 )
 def pcalls(*fns: object) -> list[object]:
-    return run_parallel([_bind(as_fn(f, "pcalls"), ()) for f in fns], "pcalls")
-
-
-def _bind(fn: Callable[..., object], args: tuple[object, ...]) -> Callable[[], object]:
-    return lambda: fn(*args)
+    calls = [as_fn(f, "pcalls") for f in fns]
+    return run_parallel(len(calls), lambda i: calls[i](), "pcalls")
