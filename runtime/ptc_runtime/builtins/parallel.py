@@ -15,12 +15,14 @@ Nothing outlives the operation: items are handed out one at a time (at most one 
 worker in flight, each item's context made when it starts), every worker checks the
 operation's stop flag before each item and, as its context's cancel token, at every
 step, and the flag is set however the operation ends; the workers are joined with a
-bound (`_GRACE_S` past the deadline).
+bound (`_GRACE_S` after the stop, then `_Operation.interrupt` for a worker stuck in one
+long builtin call, then `_GRACE_S` more).
 """
 
 from __future__ import annotations
 
 import contextvars
+import ctypes
 import os
 import threading
 import time
@@ -36,8 +38,25 @@ DECLS: list[BuiltinSpec] = []
 
 _DEFAULT_TIMEOUT_MS = 30_000
 _DEFAULT_WORKERS = 8
-#: How long past the deadline the workers are waited for once told to stop.
+#: How long the workers are waited for once told to stop, before the last resort
+#: (`_Operation.interrupt`), and again after it.
 _GRACE_S = 0.5
+
+
+class _Stopped(BaseException):
+    """Raised inside a worker thread that did not stop when told to (see `interrupt`).
+    A `BaseException`, so no `except Exception` of the runtime takes it for an error."""
+
+
+def _checkpoint() -> None:
+    """A Python-level call: an interruption already pending lands here (at its `RESUME`)
+    rather than in whatever Python code the thread enters next."""
+
+
+def _raise_in(thread_id: int) -> None:
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), ctypes.py_object(_Stopped)
+    )
 
 
 class _Stop(CancelToken):
@@ -113,6 +132,48 @@ class _Operation:
         self.steps = 0  # of the finished items
         self.deadline: float | None = None
         self.stop = _Stop(parent.cancel)
+        #: Worker threads inside an item and outside any host tool: the only places an
+        #: interruption may land (`interrupt`). Only with the seam's tool invoker, which
+        #: the children call through `_outside`; a context without one calls host tools
+        #: directly, so it is never interrupted.
+        self.running: set[int] = set()
+        self.interruptible = parent.tool_invoker is not None
+        self.interrupted = False
+
+    def interrupt(self) -> None:
+        """The last resort for a worker that ignores the stop flag (inside one long
+        builtin loop that checks nothing): raise `_Stopped` in it, at its next bytecode.
+        Only a thread inside an item and not inside a host tool is interrupted (both
+        under `lock`), so the exception lands in runtime or generated code, never in
+        the host's: a tool call first leaves `running`, then passes `_checkpoint`."""
+        with self.lock:
+            if self.interrupted or not self.interruptible:
+                return
+            self.interrupted = True
+            for tid in self.running:
+                _raise_in(tid)
+            self.running.clear()
+
+    def tool_invoker(
+        self, invoke: Callable[[str, object], object]
+    ) -> Callable[[str, object], object]:
+        """`invoke` for a child: the thread is out of `running` while the host's tool runs."""
+
+        def call(name: str, args: object) -> object:
+            tid = threading.get_ident()
+            with self.lock:
+                inside = tid in self.running
+                self.running.discard(tid)
+            try:
+                _checkpoint()
+                return invoke(name, args)
+            finally:
+                if inside:
+                    with self.lock:
+                        if not self.interrupted:
+                            self.running.add(tid)
+
+        return call
 
     def take(self) -> int | None:
         """The next item to run, None when all are handed out (or the operation stops)."""
@@ -137,7 +198,14 @@ class _Operation:
         """A worker thread: run items until none is left or the operation stops. The run
         stop flag is read before every item, and inside one at every step (the child's
         cancel token is the flag)."""
+        try:
+            self._work()
+        except _Stopped:
+            pass  # interrupted: the operation has ended without this thread
+
+    def _work(self) -> None:
         parent, stop, who = self.parent, self.stop, self.who
+        tid = threading.get_ident()
         while True:
             i = self.take()
             if i is None:
@@ -146,7 +214,11 @@ class _Operation:
                 steps = parent.max_steps - parent.steps_used - self.steps
                 out = parent.max_output_bytes - parent.output_bytes - self.output_bytes
             child = _child(parent, self.deadline, stop, max(1, steps), max(0, out))
+            if self.interruptible:
+                child.tool_invoker = self.tool_invoker(parent.tool_invoker)  # type: ignore[arg-type]
             token = context.install(child)
+            with self.lock:
+                self.running.add(tid)
             try:
                 child.check_time()  # deadline and stop, before each item
                 if steps <= 0:
@@ -175,6 +247,9 @@ class _Operation:
             except Exception as exc:
                 self.fail(i, PtcError("runtime_error", f"{who}: item {i} failed"), exc)
             finally:
+                with self.lock:
+                    self.running.discard(tid)
+                _checkpoint()  # an interruption raised before the discard lands here
                 context.uninstall(token)
                 with self.lock:
                     self.steps += child.steps_used
@@ -219,7 +294,13 @@ def run_parallel(n: int, call: Callable[[int], object], who: str) -> list[object
             )
             t.start()
             threads.append(t)
-        _join(threads, stop, parent, deadline)
+        _join(op, threads, deadline)
+    except _Stopped:
+        # this thread is itself a worker of an outer operation, interrupted: so are the
+        # workers it started, at once (they were told to stop long ago)
+        stop.cancel()
+        op.interrupt()
+        raise
     finally:
         # however this ends (done, failed, timed out, cancelled, or an error here), no
         # worker starts another item or takes another step after it
@@ -265,24 +346,31 @@ def run_parallel(n: int, call: Callable[[int], object], who: str) -> list[object
     return op.results
 
 
-def _join(
-    threads: list[threading.Thread], stop: _Stop, parent: RunContext, deadline: float
-) -> None:
-    """Wait for the workers; stop them at the deadline or when the run is cancelled, and
-    give them a bounded grace to see it (a host tool may be stuck: its thread then stops
-    at its next check, and takes no item after)."""
-    for t in threads:
-        while t.is_alive():
-            t.join(0.02)
-            if parent.cancel is not None and parent.cancel.cancelled:
-                stop.cancel()
-            now = time.monotonic()
-            if now > deadline + 0.05:
-                stop.cancel()
-                if all(not x.is_alive() for x in threads):
-                    return
-                if now > deadline + _GRACE_S:
-                    return
+def _join(op: _Operation, threads: list[threading.Thread], deadline: float) -> None:
+    """Wait for the workers. Stop them at the deadline or when the run is cancelled; once
+    stopped (by that or by a failing item), wait `_GRACE_S` for them to see it, then
+    interrupt the ones still inside an item and wait `_GRACE_S` more. A worker inside a
+    host tool is never interrupted: it stops at its next check and takes no item after."""
+    stop, parent = op.stop, op.parent
+    stopped_at: float | None = None
+    while True:
+        alive = [t for t in threads if t.is_alive()]
+        if not alive:
+            return
+        alive[0].join(0.02)
+        if parent.cancel is not None and parent.cancel.cancelled:
+            stop.cancel()
+        now = time.monotonic()
+        if now > deadline + 0.05:
+            stop.cancel()
+        if not stop.cancelled:
+            continue
+        if stopped_at is None:
+            stopped_at = now
+        elif now > stopped_at + 2 * _GRACE_S:
+            return
+        elif now > stopped_at + _GRACE_S:
+            op.interrupt()
 
 
 def _echo(err: PtcError, stop: _Stop) -> bool:
