@@ -18,9 +18,10 @@ A key file must be a regular file owned by the current user and readable by no o
 (mode 0600 or stricter), or it is refused (`prelude_key_insecure`). Share one key file
 between the machine that runs `ptc compile` and the hosts that load its artifacts.
 
-The prelude cache directory must likewise be owned by the current user and writable by no
-one else, and must not sit in a directory others may write to without the sticky bit
-(`prelude_cache_insecure`): the cache is created 0700.
+The prelude cache directory must likewise be writable by no one else: it is created 0700,
+an existing one of the user's own loses any group/other write bits, and one owned by
+someone else, or inside a directory anyone may write to without the sticky bit, is refused
+(`prelude_cache_insecure`).
 """
 
 from __future__ import annotations
@@ -143,9 +144,10 @@ def _insecure(st: os.stat_result, *, private: bool) -> str | None:
 
 
 def secure_cache_dir(path: Path) -> Path:
-    """Create the cache directory `path` (0700) if needed, and refuse one that others could
-    write to: not the user's own, group/other-writable, or inside a directory others may
-    write to without the sticky bit (they could swap the whole directory)."""
+    """Create the cache directory `path` (0700) if needed, and make sure no one else can
+    write to it: one of the user's own that group or others may write is fixed (their
+    write bits removed); one owned by someone else, or inside a directory anyone may
+    write to without the sticky bit (they could swap the whole directory), is refused."""
     try:
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
         st = os.stat(path)
@@ -156,18 +158,28 @@ def secure_cache_dir(path: Path) -> Path:
         ) from None
     problem = None if stat.S_ISDIR(st.st_mode) else "it is not a directory"
     problem = problem or _insecure(st, private=False)
+    if problem is not None and stat.S_ISDIR(st.st_mode) and _owned(st):
+        try:  # our own directory with group/other write: take the bits away
+            os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o022)
+            problem = None
+        except OSError:
+            pass
     if (
         problem is None
         and hasattr(os, "geteuid")
-        and parent.st_mode & 0o022
+        and parent.st_mode & 0o002
         and not parent.st_mode & stat.S_ISVTX
     ):
-        problem = "its parent directory is writable by others"
+        problem = "its parent directory is writable by anyone"
     if problem is not None:
         raise PreludeError(
             "prelude_cache_insecure",
             f"refusing the prelude cache {path}: {problem}",
-            hint="use a cache directory only you can write (chmod go-w), "
-            "set PTC_PRELUDE_CACHE, or pass cache_dir=False",
+            hint="use a cache directory only you can write, set PTC_PRELUDE_CACHE, "
+            "or pass cache_dir=False",
         )
     return path
+
+
+def _owned(st: os.stat_result) -> bool:
+    return not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
