@@ -1,26 +1,29 @@
-"""Compiled prelude artifacts: header + canonical-JSON sidecar + marshalled code, hashed.
+"""Compiled prelude artifacts: header + canonical-JSON sidecar + marshalled code, authenticated.
 
 Layout (all integers big-endian):
 
-    b"PTCPRELUDE\\x00\\x01"            format tag ptc-prelude-artifact/1
+    b"PTCPRELUDE\\x00\\x02"            format tag ptc-prelude-artifact/2
     u32 len, header JSON           format, python magic, compiler version, runtime ABI,
                                    namespace, deps with their component hashes, source
                                    SHA-256, component hash, sidecar and payload SHA-256
     u32 len, sidecar JSON          `ComponentMeta` (exports, signatures, docs, facts, sources)
     u64 len, payload               marshal.dumps(code)
-    32 bytes                       SHA-256 over everything above
+    32 bytes                       HMAC-SHA256 under the host's prelude key over everything above
 
-`read_artifact` checks the tag, the framing and the trailing hash (and the header's own
-sidecar/payload hashes) before anything else; `Artifact.code()` refuses a different Python
-or compiler/runtime version and only then unmarshals. A marshalled code object is executable
-code: the hash detects corruption and tampering by accident or by tools that do not know the
-format, it is not a signature. Load artifacts only from directories you own.
+`parse` checks the tag, then the HMAC (`keys.host_key`: an artifact someone without the key
+wrote or edited, even with every hash recomputed, is refused), then the framing and the
+header's own sidecar/payload hashes; `Artifact.code()` refuses a different Python or
+compiler/runtime version and only then unmarshals. The header binds the code to the source
+it was compiled from (`source_sha256`, `component_hash`) under the same HMAC, so the cache
+(`load.py`) can check that an entry is the compilation of the source it is asked for.
+Format 1 artifacts (a plain SHA-256 trailer) are refused with `artifact_version`.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import importlib.util
 import json
 import marshal
@@ -34,8 +37,10 @@ from typing import Any
 
 from ptc_compiler.prelude.component import ComponentMeta, PreludeError
 
-TAG = b"PTCPRELUDE\x00\x01"
-FORMAT = "ptc-prelude-artifact/1"
+TAG = b"PTCPRELUDE\x00\x02"
+FORMAT = "ptc-prelude-artifact/2"
+#: The tag of format 1 (unauthenticated: refused with a clear error).
+OLD_TAGS = (b"PTCPRELUDE\x00\x01",)
 SUFFIX = ".ptcc"
 MAX_ARTIFACT_BYTES = 16 * 1024 * 1024
 
@@ -145,8 +150,8 @@ def _tampered(path: str, why: str) -> PreludeError:
     )
 
 
-def build(meta: ComponentMeta, code: CodeType, dep_hashes: dict[str, str]) -> bytes:
-    """The bytes of an artifact for a compiled component."""
+def build(meta: ComponentMeta, code: CodeType, dep_hashes: dict[str, str], key: bytes) -> bytes:
+    """The bytes of an artifact for a compiled component, authenticated under `key`."""
     sidecar = canonical_json(meta.to_json())
     payload = marshal.dumps(code)
     header = {
@@ -173,13 +178,25 @@ def build(meta: ComponentMeta, code: CodeType, dep_hashes: dict[str, str]) -> by
             payload,
         ]
     )
-    return body + hashlib.sha256(body).digest()
+    return body + _mac(key, body)
 
 
-def parse(data: bytes, path: str = "") -> Artifact:
-    """Check framing and hashes; never unmarshals (see `Artifact.code`)."""
+def _mac(key: bytes, body: bytes) -> bytes:
+    return hmac.new(key, body, hashlib.sha256).digest()
+
+
+def parse(data: bytes, key: bytes, path: str = "") -> Artifact:
+    """Check the tag, the HMAC under `key`, the framing and hashes; never unmarshals (see
+    `Artifact.code`)."""
     if len(data) > MAX_ARTIFACT_BYTES:
         raise _tampered(path, "file is larger than any artifact")
+    if data.startswith(OLD_TAGS):
+        raise PreludeError(
+            "artifact_version",
+            f"cannot load {path or 'data'}: it is in an older artifact format "
+            f"(unauthenticated), not {FORMAT}",
+            hint="recompile it with this ptc-compiler: ptc compile SOURCES -o DIR",
+        )
     if not data.startswith(TAG):
         raise PreludeError(
             "artifact_format",
@@ -189,8 +206,15 @@ def parse(data: bytes, path: str = "") -> Artifact:
     if len(data) < len(TAG) + 32:
         raise _tampered(path, "file is truncated")
     body, digest = data[:-32], data[-32:]
-    if hashlib.sha256(body).digest() != digest:
-        raise _tampered(path, "its SHA-256 does not match its contents")
+    if not hmac.compare_digest(_mac(key, body), digest):
+        raise PreludeError(
+            "artifact_unauthenticated",
+            f"refusing artifact {path or '(bytes)'}: it is not authenticated by this host's "
+            "prelude key (compiled under another key, or modified after compilation); it "
+            "will not be executed",
+            hint="recompile it here (ptc compile SOURCES -o DIR), or load it with the key "
+            "it was compiled with (PTC_PRELUDE_KEY_FILE or key=)",
+        )
     try:
         pos = len(TAG)
         (n,) = struct.unpack_from(">I", body, pos)
@@ -215,13 +239,14 @@ def parse(data: bytes, path: str = "") -> Artifact:
     return Artifact(header, sidecar, payload, hashlib.sha256(data).hexdigest(), path)
 
 
-def read(path: str | Path) -> Artifact:
+def read(path: str | Path, key: bytes) -> Artifact:
+    """The artifact in file `path`, checked under `key` (see `parse`)."""
     p = Path(path)
     try:
         data = p.read_bytes()
     except OSError as exc:
         raise PreludeError("artifact_unreadable", f"cannot read {p}: {exc.strerror}") from None
-    return parse(data, str(p))
+    return parse(data, key, str(p))
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -153,13 +153,16 @@ class Environment:
         progress: Progress | None = None,
         mode: seam.Mode = "in-process",
         pool_size: int = 2,
+        artifact_key: bytes | str | None = None,
     ) -> None:
         if mode not in ("in-process", "isolated"):
             raise ValueError("mode must be 'in-process' or 'isolated'")
         if isinstance(preludes, Bundle):
             self.bundle = preludes
         else:
-            self.bundle = load_bundle(list(preludes), cache_dir=cache_dir, progress=progress)
+            self.bundle = load_bundle(
+                list(preludes), cache_dir=cache_dir, progress=progress, key=artifact_key
+            )
         self.tools: dict[str, Callable[..., Any]] = dict(tools or {})
         self.data = dict(data) if data is not None else None
         self.timeout_ms = timeout_ms

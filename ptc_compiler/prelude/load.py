@@ -3,7 +3,10 @@
 `load_bundle(items)` accepts source text, `.clj` files, `.ptcc` artifacts and directories.
 Components are handled dependencies first. A source is looked up in the cache (keyed by its
 component hash, the Python magic, the compiler version and the runtime ABI) and compiled
-only on a miss; an artifact is verified (hash, then version) before its code is unmarshalled.
+only on a miss; an artifact is verified (the HMAC under the host's prelude key, see
+`keys.py`, then the version) before its code is unmarshalled, and so is a cache entry, which
+must moreover be the compilation of exactly the source asked for. The cache directory must
+be the user's own and writable by no one else.
 An artifact for another Python or compiler is recompiled from its source when that source is
 available and unchanged, and refused otherwise; a tampered artifact, or one compiled against
 a different version of a dependency, is refused with an error and never executed.
@@ -19,6 +22,7 @@ from types import CodeType
 
 from ptc_compiler.analyzer.env import ExportInfo
 from ptc_compiler.prelude import artifact as art
+from ptc_compiler.prelude import keys
 from ptc_compiler.prelude.bundle import Bundle, link, topo_order
 from ptc_compiler.prelude.component import (
     ComponentMeta,
@@ -31,6 +35,20 @@ from ptc_compiler.prelude.component import (
 PreludeItem = str | Path
 CacheDir = str | Path | bool | None
 Progress = Callable[[int, int, str, str], None]  # (done, total, namespace, what)
+
+
+class _KeyRing:
+    """The host key, resolved on first need (a bundle of sources only, without a cache,
+    never reads or creates a key file)."""
+
+    def __init__(self, key: keys.Key | None) -> None:
+        self._given = key
+        self._key: bytes | None = None
+
+    def get(self) -> bytes:
+        if self._key is None:
+            self._key = keys.host_key(self._given)
+        return self._key
 
 
 @dataclass
@@ -84,11 +102,11 @@ def expand(items: Iterable[PreludeItem]) -> list[tuple[str, str | Path]]:
     return out
 
 
-def _units(items: Iterable[PreludeItem]) -> list[_Unit]:
+def _units(items: Iterable[PreludeItem], ring: _KeyRing) -> list[_Unit]:
     units: dict[str, _Unit] = {}
     for kind, item in expand(items):
         if kind == "artifact":
-            a = art.read(item)
+            a = art.read(item, ring.get())
             meta = a.meta()
             unit = _Unit(a.ns, meta.deps, artifact=a, meta=meta, origin=str(item))
             src = _artifact_source(a, meta, Path(item))
@@ -168,15 +186,19 @@ def prepare(
     cache_dir: CacheDir = None,
     progress: Progress | None = None,
     recompile: bool = False,
+    key: keys.Key | None = None,
 ) -> list[_Unit]:
     """Every component compiled or loaded (metadata + code), dependencies first."""
+    ring = _KeyRing(key)
     cache = resolve_cache_dir(cache_dir)
-    ordered = _order(_units(items))
+    if cache is not None:
+        keys.secure_cache_dir(cache)
+    ordered = _order(_units(items, ring))
     done: dict[str, _Unit] = {}
     total = len(ordered)
     for i, unit in enumerate(ordered):
         dep_hashes = {d: done[d].chash for d in unit.deps}
-        what = _prepare_one(unit, dep_hashes, done, cache, recompile)
+        what = _prepare_one(unit, dep_hashes, done, cache, recompile, ring)
         done[unit.ns] = unit
         if progress is not None:
             progress(i + 1, total, unit.ns, what)
@@ -189,6 +211,7 @@ def _prepare_one(
     done: dict[str, _Unit],
     cache: Path | None,
     recompile: bool,
+    ring: _KeyRing,
 ) -> str:
     a = unit.artifact
     if a is not None:
@@ -221,17 +244,23 @@ def _prepare_one(
         cached_path = cache / f"{unit.ns}-{art.cache_key(unit.chash)[:32]}{art.SUFFIX}"
         if not recompile and cached_path.exists():
             try:
-                cached = art.read(cached_path)
-                if cached.component_hash == unit.chash and cached.version_problem() is None:
+                cached = art.read(cached_path, ring.get())
+                if (
+                    cached.component_hash == unit.chash
+                    and cached.header.get("source_sha256") == shash
+                    and cached.ns == unit.ns
+                    and cached.version_problem() is None
+                ):
                     unit.meta, unit.code = cached.meta(), cached.code()
                     return "cached"
             except PreludeError:
-                pass  # a damaged cache entry is ignored and rebuilt
+                pass  # a damaged, foreign or old cache entry is ignored and rebuilt
     compiled = compile_component(unit.source, _dep_exports(unit, done), origin=unit.origin)
     unit.meta, unit.code = compiled.meta, compiled.code
     if cached_path is not None:
         try:
-            art.write_atomic(cached_path, art.build(compiled.meta, compiled.code, dep_hashes))
+            data = art.build(compiled.meta, compiled.code, dep_hashes, ring.get())
+            art.write_atomic(cached_path, data)
         except OSError:
             pass  # the cache is an optimisation
     return "compiled"
@@ -243,9 +272,11 @@ def load_bundle(
     cache_dir: CacheDir = None,
     progress: Progress | None = None,
     register: bool = True,
+    key: keys.Key | None = None,
 ) -> Bundle:
-    """Compile or load `items` and link them into a `Bundle`."""
-    units = prepare(items, cache_dir=cache_dir, progress=progress)
+    """Compile or load `items` and link them into a `Bundle`. `key`: the prelude key that
+    authenticates artifacts and cache entries (default: `keys.host_key`)."""
+    units = prepare(items, cache_dir=cache_dir, progress=progress, key=key)
     pairs: list[tuple[ComponentMeta, CodeType]] = []
     for u in units:
         assert u.meta is not None and u.code is not None
@@ -258,10 +289,13 @@ def compile_to_dir(
     out_dir: str | Path,
     *,
     progress: Progress | None = None,
+    key: keys.Key | None = None,
 ) -> list[Path]:
-    """`ptc compile FILES_OR_DIR -o OUT`: one artifact per component, `<ns>.ptcc`."""
+    """`ptc compile FILES_OR_DIR -o OUT`: one artifact per component, `<ns>.ptcc`,
+    authenticated under `key` (default: `keys.host_key`)."""
     out = Path(out_dir)
-    units = prepare(items, cache_dir=False, progress=progress, recompile=True)
+    ring = _KeyRing(key)
+    units = prepare(items, cache_dir=False, progress=progress, recompile=True, key=key)
     written = []
     hashes: dict[str, str] = {}
     for u in units:
@@ -272,7 +306,7 @@ def compile_to_dir(
         if u.origin:
             meta = _relative_origin(meta, Path(u.origin), out)
         path = out / f"{u.ns}{art.SUFFIX}"
-        art.write_atomic(path, art.build(meta, u.code, dep_hashes))
+        art.write_atomic(path, art.build(meta, u.code, dep_hashes, ring.get()))
         written.append(path)
     return written
 

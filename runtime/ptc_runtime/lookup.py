@@ -14,7 +14,7 @@ from typing import Final
 
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec, kind_name, to_key
 from ptc_runtime.errors import PtcError
-from ptc_runtime.values import Keyword
+from ptc_runtime.values import Keyword, existing_keyword
 
 
 class _NotFound:
@@ -26,8 +26,6 @@ class _NotFound:
 
 #: Returned by `find_key` when no variant of the key is present.
 NOT_FOUND: Final = _NotFound()
-
-_interned = Keyword._table  # name -> Keyword; read-only here, so no keyword is minted
 
 
 def find_key(m: Mapping[object, object], k: object) -> object:
@@ -41,7 +39,7 @@ def find_key(m: Mapping[object, object], k: object) -> object:
             return name
         if "-" in name:
             alt = name.replace("-", "_")
-            kw = _interned.get(alt)
+            kw = existing_keyword(alt)
             if kw is not None and kw in m:
                 return kw
             if alt in m:
@@ -50,12 +48,12 @@ def find_key(m: Mapping[object, object], k: object) -> object:
     if tk is str:
         if k in m:
             return k
-        kw = _interned.get(k)  # type: ignore[call-overload]
+        kw = existing_keyword(k)  # type: ignore[arg-type]
         if kw is not None and kw in m:
             return kw
         if "-" in k:  # type: ignore[operator]
             alt = k.replace("-", "_")  # type: ignore[attr-defined]
-            kw = _interned.get(alt)
+            kw = existing_keyword(alt)
             if kw is not None and kw in m:
                 return kw
             if alt in m:

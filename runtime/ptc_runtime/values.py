@@ -28,7 +28,33 @@ hash (booleans, vectors, maps, sets) are stored wrapped in `collections.EqKey`.
 from __future__ import annotations
 
 import threading
-from typing import ClassVar, Final
+import weakref
+from typing import Final
+
+try:  # removes a key only while its value is a dead reference (as WeakValueDictionary)
+    from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other interpreters
+
+    def _remove_dead_weakref(d: dict[str, weakref.KeyedRef[str, Keyword]], key: str) -> None:
+        ref = d.get(key)
+        if ref is not None and ref() is None:
+            d.pop(key, None)
+
+
+#: The intern table: name -> a weak reference to the one live `Keyword` of that name.
+#: Weak, so a keyword lives exactly as long as something refers to it (a value a run
+#: holds, a session's definitions, a compiled module's constants, a prelude's exports)
+#: and a run that mints many keywords leaves nothing behind. Identity still means
+#: equality: while a keyword is alive the table returns it, and once it is gone no
+#: value can hold it to compare with a newer one of the same name.
+#: Readers that must not mint a keyword use `existing_keyword` (or inline it).
+INTERNED: Final[dict[str, weakref.KeyedRef[str, Keyword]]] = {}
+_lock: Final = threading.Lock()
+
+
+def _forget(ref: weakref.KeyedRef[str, Keyword]) -> None:
+    """A keyword died: drop its entry, unless a new one of that name took its place."""
+    _remove_dead_weakref(INTERNED, ref.key)
 
 
 class Keyword:
@@ -36,24 +62,26 @@ class Keyword:
 
     Interning makes equality and hashing the C-level identity defaults, so keywords are
     as fast as strings as map keys. Never construct directly: use `keyword(name)`.
+    The table holds keywords weakly (see `INTERNED`).
     """
 
     __slots__ = ("__weakref__", "name")
-    _table: ClassVar[dict[str, Keyword]] = {}
-    _lock: ClassVar[threading.Lock] = threading.Lock()
 
     name: str
 
     def __new__(cls, name: str) -> Keyword:
-        found = cls._table.get(name)
-        if found is not None:
-            return found
-        with cls._lock:
-            found = cls._table.get(name)
+        ref = INTERNED.get(name)
+        if ref is not None:
+            found = ref()
+            if found is not None:
+                return found
+        with _lock:
+            ref = INTERNED.get(name)
+            found = None if ref is None else ref()
             if found is None:
                 found = object.__new__(cls)
                 object.__setattr__(found, "name", name)
-                cls._table[name] = found
+                INTERNED[name] = weakref.KeyedRef(found, _forget, name)
             return found
 
     def __setattr__(self, key: str, value: object) -> None:
@@ -70,6 +98,12 @@ class Keyword:
         from ptc_runtime.lookup import get_flexible
 
         return get_flexible(m, self, default)
+
+
+def existing_keyword(name: str) -> Keyword | None:
+    """The live keyword named `name`, or None; never mints one."""
+    ref = INTERNED.get(name)
+    return None if ref is None else ref()
 
 
 def keyword(name: str) -> Keyword:

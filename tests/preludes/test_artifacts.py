@@ -12,6 +12,7 @@ import ptc_compiler
 from ptc_compiler import cli
 from ptc_compiler.prelude import PreludeError, compile_to_dir, load_bundle
 from ptc_compiler.prelude import artifact as art
+from ptc_compiler.prelude.keys import host_key
 
 CORE = '(ns lib.core "Core.")\n(defn double {:signature "(x :int) -> :int"} [x] (* 2 x))\n'
 APP = "(ns lib.app {:deps [lib.core]})\n(defn quad [x] (lib.core/double (lib.core/double x)))\n"
@@ -38,14 +39,14 @@ def test_compile_dir_writes_one_artifact_per_component_with_metadata(
     written = compile_to_dir([sources], out, progress=_progress(log))
     assert sorted(p.name for p in written) == ["lib.app.ptcc", "lib.core.ptcc"]
     assert log == [("lib.core", "compiled"), ("lib.app", "compiled")]  # dependencies first
-    a = art.read(out / "lib.app.ptcc")
+    a = art.read(out / "lib.app.ptcc", host_key())
     h = a.header
     assert h["format"] == art.FORMAT and h["python_magic"] == art.python_magic()
     assert h["compiler"] == ptc_compiler.__version__
     assert set(h["deps"]) == {"lib.core"}
     meta = a.meta()
     assert [d.name for d in meta.definitions] == ["quad"]
-    core_meta = art.read(out / "lib.core.ptcc").meta()
+    core_meta = art.read(out / "lib.core.ptcc", host_key()).meta()
     assert core_meta.definitions[0].signature == "(x :int) -> :int"
     assert core_meta.doc == "Core."
 
@@ -84,7 +85,7 @@ def test_tampered_artifact_is_refused_and_never_unmarshalled(
     monkeypatch.setattr(art.marshal, "loads", boom)
     with pytest.raises(PreludeError) as info:
         load_bundle([out], cache_dir=False, register=False)
-    assert info.value.code == "artifact_corrupt"
+    assert info.value.code == "artifact_unauthenticated"  # its HMAC no longer matches
     assert "will not be executed" in info.value.message
 
 
@@ -96,6 +97,13 @@ def test_rehashed_artifact_with_swapped_payload_is_refused(sources: Path, tmp_pa
     import hashlib
 
     (out / "lib.core.ptcc").write_bytes(body + hashlib.sha256(body).digest())
+    with pytest.raises(PreludeError) as info:
+        load_bundle([out], cache_dir=False, register=False)
+    assert info.value.code == "artifact_unauthenticated"
+    # the trailer is a keyed MAC: recomputing it needs the key, and the inner hashes are
+    # still checked under it (a body edited and re-MACed without fixing them is corrupt)
+    key = host_key()
+    (out / "lib.core.ptcc").write_bytes(body + art._mac(key, body))
     with pytest.raises(PreludeError) as info:
         load_bundle([out], cache_dir=False, register=False)
     assert info.value.code == "artifact_corrupt"
@@ -187,7 +195,7 @@ def test_cli_compile_and_run_with_prelude(
     assert capsys.readouterr().out.strip() == "8"
     assert cli.main(["run", "-e", "(lib.app/nope)", "--prelude", str(out)]) == 1
     assert "not a public export" in capsys.readouterr().err
-    (out / "lib.core.ptcc").write_bytes(b"PTCPRELUDE\x00\x01garbage")
+    (out / "lib.core.ptcc").write_bytes(art.TAG + b"garbage")
     assert cli.main(["run", "-e", "1", "--prelude", str(out)]) == 1
     assert "artifact_corrupt" in capsys.readouterr().err
     # the program form of compile still works

@@ -26,7 +26,7 @@ from ptc_runtime.lookup import (
     get_path_or5,
 )
 from ptc_runtime.rt import kfield, kfield_dash
-from ptc_runtime.values import Keyword, keyword
+from ptc_runtime.values import INTERNED, Keyword, keyword
 
 A = keyword("a")
 UID = keyword("user-id")
@@ -74,7 +74,7 @@ def test_keyword_call_uses_flexible_lookup() -> None:
 def test_find_key_does_not_intern_keywords() -> None:
     name = "never-seen-before-key-xyz"
     assert find_key({"a": 1}, name) is NOT_FOUND
-    assert name not in keyword.__globals__["Keyword"]._table
+    assert name not in INTERNED
 
 
 def test_get_in() -> None:

@@ -29,9 +29,7 @@ from ptc_runtime.hashguard import MAX_SAME_HASH, check_keys
 from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible, get_in
 from ptc_runtime.metered import map_each, metered_fn
 from ptc_runtime.records import is_records
-from ptc_runtime.values import Keyword
-
-_interned = Keyword._table  # read-only: never mints a keyword
+from ptc_runtime.values import Keyword, existing_keyword
 
 #: A C-level function recomputing sort keys (`operator.itemgetter`); keys are opaque here.
 Getter = Callable[[Any], Any]
@@ -50,7 +48,7 @@ def _other_spelling(k: object) -> object:
     """`"a"` for `:a` and `:a` for `"a"` (when that keyword exists), else NOT_FOUND."""
     if type(k) is Keyword:
         return k.name
-    kw = _interned.get(k)  # type: ignore[call-overload]
+    kw = existing_keyword(k)  # type: ignore[arg-type]
     return NOT_FOUND if kw is None else kw
 
 

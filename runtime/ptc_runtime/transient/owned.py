@@ -32,7 +32,7 @@ from ptc_runtime.builtins import maps as _maps
 from ptc_runtime.collections import PMap, as_fn, map_write_key, seq_items, to_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, find_key
-from ptc_runtime.values import Keyword
+from ptc_runtime.values import Keyword, existing_keyword
 
 #: `Owned.plain` when there is none: a map no program ever holds (never nil, which a
 #: program's accumulator can be).
@@ -74,7 +74,6 @@ class Owned(dict[int, object]):
 
 #: The default of a `dict.get` that tells a missing key from a stored nil.
 MISSING: Final = object()
-_interned = Keyword._table  # name -> Keyword; read-only here (as in `lookup.find_key`)
 
 
 def t_begin(*fresh: object) -> Owned:
@@ -176,12 +175,12 @@ def t_assoc1(owned: Owned, m: Any, k: Any, v: Any) -> Any:
                 return m
             # `find_key`'s string search inline (a new key is the common case when a
             # map is built): the keyword spelling, then the `_` spellings
-            kw = _interned.get(k)
+            kw = existing_keyword(k)
             if kw is not None and kw in m:
                 k = kw
             elif "-" in k:
                 alt = k.replace("-", "_")
-                kw = _interned.get(alt)
+                kw = existing_keyword(alt)
                 if kw is not None and kw in m:
                     k = kw
                 elif alt in m:
