@@ -218,7 +218,7 @@ class Runtime:
         if mode == "isolated":
             from ptc_runtime.worker.pool import WorkerPool
 
-            self._pool = WorkerPool(limits, size=pool_size)
+            self._pool = WorkerPool(limits, size=pool_size, host=_pool_host())
 
     # -- seam -------------------------------------------------------------
 
@@ -351,6 +351,8 @@ class Runtime:
     def close(self) -> None:
         """Stop admission, release every environment and stop the worker pool (idempotent)."""
         self._closed = True
+        if self._pool is not None:  # first: cancels in-flight runs, which hold env locks
+            self._pool.close()
         with self._owners_lock:
             owners = list(self._owners.values())
             self._owners.clear()
@@ -358,8 +360,6 @@ class Runtime:
             with env.lock:
                 if self._pool is not None:
                     self._pool.release_env(env)
-        if self._pool is not None:
-            self._pool.close()
 
     # -- internals --------------------------------------------------------
 
@@ -469,6 +469,22 @@ class Runtime:
             return finish(ctx, None, err, "error", spec)
         outcome = execute(compiled.code, ctx, compiled.fn_names)
         return settle(ctx, outcome, spec, env if retained else None, limits)
+
+
+def _pool_host() -> Any:
+    """The result types and tool checks the isolated pool uses (it does not import us)."""
+    from ptc_runtime.worker.hostapi import HostApi
+
+    return HostApi(
+        result=RunResult,
+        failure=RunFailure,
+        failure_of=RunFailure.of,
+        output_text=OutputText,
+        missing=MISSING,
+        plain_json=plain_json,
+        binding_member=binding_member,
+        check_tool_result=check_tool_result,
+    )
 
 
 class _LinkedCancel(CancelToken):
