@@ -25,7 +25,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ptc_runtime.limits import Limits
@@ -81,7 +80,6 @@ class WorkerPool:
         self.closed = False
         self.inflight = 0
         self.drained = threading.Condition(self.lock)
-        self.tools = ThreadPoolExecutor(max_workers=max(16, 4 * cap), thread_name_prefix="ptc-tool")
         #: worker processes started over the pool's life (tests, monitoring)
         self.started = 0
         #: a worker whose address space is past this after a run is replaced
@@ -311,7 +309,6 @@ class WorkerPool:
             self.procs.clear()
         for p in rest:
             p.kill()
-        self.tools.shutdown(wait=False, cancel_futures=True)
 
     # -- one run --------------------------------------------------------------
 

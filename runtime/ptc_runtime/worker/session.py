@@ -7,11 +7,12 @@ capped JSON lines. It enforces the deadline itself: a worker that has not answer
 deadline + grace is killed (`timeout`), one that dies is reported (`worker-exit`) and
 replaced, malformed traffic is `protocol` (and the worker is killed), and a cancel
 token, or the runtime closing, asks the worker to stop and kills it if it does not
-(`abort`). Tool calls the worker makes are run on the host's tool threads; a late answer
-for a run that already ended is dropped.
+(`abort`). Each tool call the worker makes runs on its own host thread, so the run's
+deadline and cancel token hold while a tool runs; the answer of a call that outlives its
+run is dropped.
 
-Output arrives as `output` messages (text merged into chunks) before `done`, so a run
-that prints many short lines costs a few messages, not one per line.
+Output arrives as `output` messages (many fragments per message) before `done`, so a
+run that prints many short lines costs a few messages, not one per line.
 
 Preludes: a compiled program may carry `.prelude`, a `PreludePackage` (the linked bundle
 it was compiled against, see `ptc_runtime.worker.prelude`). A package is shipped once per
@@ -505,10 +506,9 @@ def _tool_call(
             rej = rejection(table, member, str(exc) or type(exc).__name__)
             error(rej.code, rej.message, details=getattr(rej, "details", None))
 
-    try:
-        pool.tools.submit(work)
-    except RuntimeError:  # the tool threads were shut down: the runtime is closing
-        error("abort", "run cancelled: the runtime was closed", "abort")
+    # A thread per call, not a shared executor: a host tool that never returns keeps
+    # only its own thread, and cannot make the tool calls of later runs wait behind it.
+    threading.Thread(target=work, daemon=True, name="ptc-tool").start()
 
 
 def _packages(compiled: Any) -> list[PreludePackage]:
