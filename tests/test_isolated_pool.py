@@ -114,6 +114,15 @@ def test_the_first_run_waits_for_the_prestarted_worker_instead_of_starting_more(
         assert rt._pool.started == 1
 
 
+def test_the_pools_first_start_is_not_charged_to_the_first_run() -> None:
+    # A fresh runtime: its first worker is still starting when this run arrives. That
+    # one-time start is the provider's cost (like loading a prelude), not the run's.
+    with isolated(pool_size=1, max_workers=1) as rt:
+        assert rt._pool.booted_at is None
+        r = go(rt, "(+ 1 2)", timeout_ms=40)
+        assert r.ok and r.value == 3, r.error
+
+
 def test_a_run_that_times_out_in_the_queue_says_so() -> None:
     release = threading.Event()
 

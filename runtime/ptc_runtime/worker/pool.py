@@ -77,6 +77,8 @@ class WorkerPool:
         self.waiters: deque[_Waiter] = deque()
         self.starting = 0
         self.spawning = False
+        #: when the pool's first worker was ready (None: still booting)
+        self.booted_at: float | None = None
         self.closed = False
         self.inflight = 0
         self.drained = threading.Condition(self.lock)
@@ -142,6 +144,8 @@ class WorkerPool:
                     self.spawning = False
                     doomed: Proc | None = proc
                 else:
+                    if self.booted_at is None:
+                        self.booted_at = time.monotonic()
                     self.procs.add(proc)
                     self._offer(proc)
                     doomed = None
@@ -170,9 +174,16 @@ class WorkerPool:
 
     # -- lending workers ----------------------------------------------------
 
+    def boot_wait(self, since: float) -> float:
+        """How much of the time since `since` the pool spent starting its first worker:
+        a one-time cost of the provider, not charged to a run (as prelude loading is not)."""
+        booted = self.booted_at
+        return max(0.0, (time.monotonic() if booted is None else booted) - since)
+
     def acquire(self, deadline: float | None, stopped: Callable[[], str | None]) -> Proc:
         """A worker for one run, waiting in line while all are busy.
 
+        The wait is charged to `deadline`, except the pool's own boot (`boot_wait`).
         Raises `QueueTimeout` when `deadline` passes first, `QueueAborted` when
         `stopped()` gives a reason (cancel token, runtime closing), `Unavailable` when
         no worker can be started."""
@@ -206,7 +217,7 @@ class WorkerPool:
         while True:
             why = stopped()
             now = time.monotonic()
-            left = None if deadline is None else deadline - now
+            left = None if deadline is None else deadline + self.boot_wait(start) - now
             if why is None and (left is None or left > 0):
                 step = _POLL_S if left is None else min(_POLL_S, left)
                 if not w.event.wait(step):

@@ -133,7 +133,10 @@ def execute(
                 env.proc = None
                 env.initialized = False
                 env.names = frozenset()
+            queued_at = time.monotonic()
             proc = pool.acquire(deadline, stopped)
+            if deadline is not None:  # the pool's first start is not the run's time
+                deadline += pool.boot_wait(queued_at)
             if retained:
                 env.proc = proc
     except Unavailable as exc:
