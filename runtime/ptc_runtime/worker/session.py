@@ -147,8 +147,8 @@ def execute(
             "timeout",
             "queue_timeout",
             f"the run's deadline passed while it waited {waited} ms for a free isolated "
-            f"worker (all {exc.max_workers} workers of this runtime were busy); the "
-            "program never started",
+            f"worker (this runtime runs at most {exc.max_workers}, all busy or starting); "
+            "the program never started",
             {"waited_ms": str(waited), "max_workers": str(exc.max_workers)},
         )
     except QueueAborted as exc:
