@@ -51,6 +51,7 @@ class Limits:
     worker_cpu_seconds: int = 0  # RLIMIT_CPU per run; 0 = deadline + 1 s
     protocol_bytes: int = 4_000_000  # one worker message
     kill_grace_ms: int = 250  # worker past its deadline by this much is killed
+    max_workers: int = 4  # worker processes of one runtime (idle, busy or an owner's)
 
     def __post_init__(self) -> None:
         for f in fields(self):

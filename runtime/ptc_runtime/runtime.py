@@ -208,6 +208,8 @@ class Runtime:
     def close(self) -> None:
         """Stop admission, release every environment and stop the worker pool (idempotent)."""
         self._closed = True
+        if self._pool is not None:  # first: cancels in-flight runs, which hold env locks
+            self._pool.close()
         with self._owners_lock:
             owners = list(self._owners.values())
             self._owners.clear()
@@ -215,8 +217,6 @@ class Runtime:
             with env.lock:
                 if self._pool is not None:
                     self._pool.release_env(env)
-        if self._pool is not None:
-            self._pool.close()
 
     # -- internals --------------------------------------------------------
 

@@ -136,7 +136,7 @@ class Worker:
 
     def tool_invoker(self, ctx: Any) -> Any:
         from ptc_runtime import context
-        from ptc_runtime.errors import LimitExceeded, PtcError
+        from ptc_runtime.errors import Aborted, LimitExceeded, PtcError
         from ptc_runtime.seam import check_tool_args
 
         def invoke(name: str, args: object) -> object:
@@ -162,6 +162,8 @@ class Worker:
             kind = reply.get("kind") if isinstance(reply.get("kind"), str) else "exception"
             code = reply.get("code") if isinstance(reply.get("code"), str) else "tool_error"
             message = str(reply.get("message", "tool call failed"))
+            if kind == "abort":  # the host stopped waiting for the tool: the run was cancelled
+                raise Aborted("abort", message)
             cls = LimitExceeded if kind == "timeout" else PtcError
             err = cls(code, message, kind=kind)
             details = reply.get("details")
@@ -249,7 +251,8 @@ class Worker:
         if len(loaded) != len(found):
             ctx = _Bare()
             err = PtcError(
-                "prelude_unavailable", "the prelude of this run is not loaded in the worker",
+                "prelude_unavailable",
+                "the prelude of this run is not loaded in the worker",
                 kind="sandbox-unavailable",
             )
             return self.reply(msg, ctx, None, err, ""), False
@@ -358,18 +361,12 @@ class Worker:
 
         if result is None:
             failure = RunFailure.of(err, prefix)
-            body: dict[str, Any] = {
-                "outcome": "error",
-                "output": list(ctx.output),
-                "steps": ctx.steps_used,
-            }
+            body: dict[str, Any] = {"outcome": "error", "steps": ctx.steps_used}
             body["error"] = _failure_json(failure)
-            return dumps({"op": "done", "id": msg.get("id"), "result": body}), False
-        body = {
-            "outcome": result.outcome,
-            "output": [o.text for o in result.output],
-            "steps": result.steps,
-        }
+            done = dumps({"op": "done", "id": msg.get("id"), "result": body})
+            return output_messages(list(ctx.output), self.limits.protocol_bytes) + done, False
+        body = {"outcome": result.outcome, "steps": result.steps}
+        head = output_messages([o.text for o in result.output], self.limits.protocol_bytes)
         if result.value is not MISSING:
             body["value"] = result.value
         if result.fail_value is not MISSING:
@@ -389,12 +386,53 @@ class Worker:
         if names is not None:
             out["names"] = names
         try:
-            return dumps(out)
+            return head + dumps(out)
         except (ValueError, RecursionError):
             body.pop("value", None)
             body.pop("fail_value", None)
             body.pop("native", None)
-            return dumps(out)
+            return head + dumps(out)
+
+
+#: characters of output text per `output` message (fewer when the protocol cap is small)
+OUTPUT_CHUNK_CHARS = 65_536
+
+
+def output_messages(texts: list[str], protocol_bytes: int = 4_000_000) -> bytes:
+    """A run's output as `output` messages sent before `done`: the fragments in emission
+    order, as many per message as fit in `OUTPUT_CHUNK_CHARS` characters, so many short
+    lines cost a few messages and no protocol line grows with the output. A fragment
+    longer than that is split across messages; ``"joined": true`` says the message's
+    first fragment continues the previous message's last one. A message stays under the
+    protocol cap even when every character is escaped (at most 12 bytes each, plus a few
+    bytes of framing per fragment)."""
+    budget = max(64, min(OUTPUT_CHUNK_CHARS, (protocol_bytes - 64) // 16))
+    out: list[bytes] = []
+    batch: list[str] = []
+    used = 0
+    joined = False
+
+    def flush(next_joined: bool) -> None:
+        nonlocal batch, used, joined
+        if batch:
+            msg: dict[str, Any] = {"op": "output", "text": batch}
+            if joined:
+                msg["joined"] = True
+            out.append(dumps(msg))
+        batch, used, joined = [], 0, next_joined
+
+    for t in texts:
+        cost = len(t) + 4  # quotes and comma count against the budget too
+        if used + cost > budget:
+            flush(False)
+        while len(t) + 4 > budget:  # a long fragment: split across messages
+            piece, t = t[: budget - 4], t[budget - 4 :]
+            batch.append(piece)
+            flush(True)
+        batch.append(t)
+        used += len(t) + 4
+    flush(False)
+    return b"".join(out)
 
 
 #: No native wire value (not asked for, or the value nests too deeply for it).
