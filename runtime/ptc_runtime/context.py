@@ -20,7 +20,7 @@ from itertools import islice, repeat
 from operator import countOf, length_hint
 from typing import Any, NoReturn
 
-from ptc_runtime.errors import Aborted, LimitExceeded, PtcError, bound_message
+from ptc_runtime.errors import Aborted, LimitExceeded, PtcError
 
 DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_TIMEOUT_MS = 1_000
@@ -197,9 +197,10 @@ class RunContext:
             return fn(args)
         except PtcError:
             raise
-        except Exception as exc:  # the host's tool failed: bounded, without a traceback
-            text = bound_message(str(exc) or type(exc).__name__, 300)
-            raise PtcError("tool_error", f"tool/{name} failed: {text}") from None
+        except Exception as exc:  # the host's tool failed: its type only, text to the log
+            from ptc_runtime.bindings import host_failure
+
+            raise host_failure(None, name, exc) from None
 
     def link(self, module: dict[str, Any]) -> None:
         """Before `module` (a generated module's globals, `FUEL` and `CREDIT` set) runs:

@@ -26,7 +26,13 @@ from types import CodeType
 from typing import Any, Final, Literal, Protocol
 
 from ptc_runtime import context
-from ptc_runtime.bindings import BindingNamespace, BindingRejection, call_host, rejection
+from ptc_runtime.bindings import (
+    BindingNamespace,
+    BindingRejection,
+    call_host,
+    host_failure,
+    rejection,
+)
 from ptc_runtime.context import CancelToken, Records, RunContext
 from ptc_runtime.convert import from_host
 from ptc_runtime.errors import KINDS, LimitExceeded, PtcError, bound_message
@@ -533,8 +539,8 @@ def make_invoker(
             raise LimitExceeded(
                 "timeout", f"tool/{name} did not finish before the deadline", kind="timeout"
             ) from None
-        except Exception as exc:  # the host's tool failed: typed, bounded, no traceback
-            raise rejection(ns, member, str(exc) or type(exc).__name__) from None
+        except Exception as exc:  # the host's tool failed: its type only, text to the log
+            raise host_failure(ns, member, exc) from None
         check_tool_result(ns, name, result, limits)
         return result
 

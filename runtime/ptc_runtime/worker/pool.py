@@ -33,7 +33,7 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ptc_runtime.bindings import BindingRejection, call_host, rejection
+from ptc_runtime.bindings import BindingRejection, call_host, host_failure, rejection
 from ptc_runtime.errors import KINDS, PtcError, bound_message
 from ptc_runtime.limits import Limits
 from ptc_runtime.worker.prelude import CONSTANT_SECONDS, MAX_LOADED, PreludePackage
@@ -562,8 +562,8 @@ class WorkerPool:
                 error(perr.code, perr.message, perr.kind, getattr(perr, "details", None))
             except TimeoutError:
                 error("timeout", f"tool/{name} did not finish before the deadline", "timeout")
-            except Exception as exc:
-                rej = rejection(table, member, str(exc) or type(exc).__name__)
+            except Exception as exc:  # its type only; the text goes to the host's log
+                rej = host_failure(table, member, exc)
                 error(rej.code, rej.message, details=getattr(rej, "details", None))
 
         self.tools.submit(work)
