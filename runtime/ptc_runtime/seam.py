@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -40,6 +41,7 @@ from ptc_runtime.executor import Outcome, execute
 from ptc_runtime.limits import DEFAULT_LIMITS, Limits, encode_json
 from ptc_runtime.printer import pr_str
 from ptc_runtime.state import Environment
+from ptc_runtime.workdir import resolve_cwd
 
 Kind = Literal[
     "exception",
@@ -159,6 +161,9 @@ class RunRequest:
     state_owner: object | None = None
     discard_completion: bool = False
     max_steps: int | None = None  # None: the provider's default
+    #: working directory (`str` or path-like); None: `workdir.DEFAULT_CWD`. Resolved to an
+    #: absolute existing directory by `resolve` and reported as `RunSpec.cwd`.
+    cwd: str | os.PathLike[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +178,7 @@ class RunSpec:
     state_owner: object | None
     discard_completion: bool
     max_steps: int
-    cwd: str = "/"  # PTC-Lisp has no filesystem: recorded for the seam, never used
+    cwd: str = "/"  # absolute directory (`workdir.resolve_cwd`); programs have no filesystem
     #: keep the unprojected value (the public `ptc_compiler.run`); isolated, the worker
     #: sends it in the native wire form of `ptc_runtime.worker.crossing`
     native: bool = False
@@ -279,6 +284,7 @@ class Runtime:
             state_owner=request.state_owner,
             discard_completion=request.discard_completion,
             max_steps=steps,
+            cwd=resolve_cwd(request.cwd),
         )
 
     def run(self, spec: RunSpec) -> RunResult:
