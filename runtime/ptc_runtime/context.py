@@ -21,6 +21,7 @@ from operator import countOf, length_hint
 from typing import Any, NoReturn
 
 from ptc_runtime.errors import Aborted, LimitExceeded, PtcError
+from ptc_runtime.images import PtcImage, entry_bytes
 
 DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_TIMEOUT_MS = 1_000
@@ -149,7 +150,7 @@ class RunContext:
     history: tuple[Any, Any, Any] = (None, None, None)
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
     print_line_chars: int = DEFAULT_PRINT_LINE_CHARS
-    output: list[str] = field(default_factory=list)
+    output: list[str | PtcImage] = field(default_factory=list)  # text and image entries
     output_bytes: int = 0
     steps_used: int = 0
     tool_calls: int = 0
@@ -416,9 +417,13 @@ class RunContext:
         if self.deadline is not None and (time.monotonic() if now is None else now) > self.deadline:
             raise LimitExceeded("timeout", "execution exceeded its deadline", kind="timeout")
 
-    def emit(self, text: str) -> None:
-        """Append captured output, enforcing the total output budget."""
-        size = len(text.encode("utf-8", "surrogatepass"))
+    def emit(self, text: str | PtcImage) -> None:
+        """Append captured output (a text line or an image entry), enforcing the total
+        output budget (an image counts the bytes of its descriptor)."""
+        if type(text) is str:
+            size = len(text.encode("utf-8", "surrogatepass"))
+        else:
+            size = entry_bytes(text)  # type: ignore[arg-type]
         if self.output_bytes + size > self.max_output_bytes:
             raise LimitExceeded(
                 "output_limit",

@@ -38,6 +38,7 @@ from ptc_runtime.context import CancelToken, Records, RunContext
 from ptc_runtime.convert import from_host
 from ptc_runtime.errors import KINDS, LimitExceeded, PtcError, bound_message
 from ptc_runtime.executor import Outcome, execute
+from ptc_runtime.images import OutputImage, PtcImage
 from ptc_runtime.limits import DEFAULT_LIMITS, Limits, encode_json
 from ptc_runtime.printer import pr_str
 from ptc_runtime.state import Environment
@@ -89,6 +90,11 @@ class OutputText:
     type: Literal["text"] = "text"
 
 
+def output_entries(raw: list[str | PtcImage]) -> tuple[OutputText | OutputImage, ...]:
+    """A run's captured output as result entries, in emission order."""
+    return tuple(OutputText(t) if type(t) is str else OutputImage(t.attachment) for t in raw)  # type: ignore[union-attr]
+
+
 @dataclass(frozen=True, slots=True)
 class RunFailure:
     """Why a run failed: seed-003 `kind`, bounded `message`, PTC `code`, position."""
@@ -130,7 +136,7 @@ class RunResult:
     """The outcome of one run; an error is a field, never an exception."""
 
     value: Any = MISSING
-    output: tuple[OutputText, ...] = ()
+    output: tuple[OutputText | OutputImage, ...] = ()
     error: RunFailure | None = None
     outcome: OutcomeName = "value"
     fail_value: Any = MISSING
@@ -547,6 +553,8 @@ def make_invoker(
             ) from None
         except Exception as exc:  # the host's tool failed: its type only, text to the log
             raise host_failure(ns, member, exc) from None
+        if type(result) is PtcImage:  # an image descriptor is the whole result
+            return result
         check_tool_result(ns, name, result, limits)
         return result
 
@@ -660,7 +668,7 @@ def finish(
     steps: int | None = None,
 ) -> RunResult:
     """A result from the pieces (output from `ctx`)."""
-    output = tuple(OutputText(t) for t in ctx.output) if ctx is not None else ()
+    output = output_entries(ctx.output) if ctx is not None else ()
     used = ctx.steps_used if ctx is not None and steps is None else (steps or 0)
     if err is not None:
         return RunResult(
@@ -679,7 +687,7 @@ def settle(
 ) -> RunResult:
     """Project the completion, commit or roll back the owner's environment, build the result."""
     steps = ctx.steps_used
-    output = tuple(OutputText(t) for t in ctx.output)
+    output = output_entries(ctx.output)
     if out.status == "error":
         if env is not None:
             env.rollback()

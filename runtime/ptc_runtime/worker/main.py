@@ -28,6 +28,7 @@ import threading
 import time
 from typing import Any
 
+from ptc_runtime.images import PtcImage, output_wire
 from ptc_runtime.worker.protocol import Closed, LineReader, ProtocolError, dumps, loads
 
 
@@ -158,6 +159,8 @@ class Worker:
                     self.pending.pop(call, None)
             reply = slot[1]
             if reply.get("ok") is True:
+                if "image" in reply:  # a host-issued image descriptor
+                    return PtcImage.from_json(reply["image"])
                 return reply.get("value")
             kind = reply.get("kind") if isinstance(reply.get("kind"), str) else "exception"
             code = reply.get("code") if isinstance(reply.get("code"), str) else "tool_error"
@@ -249,7 +252,8 @@ class Worker:
         if len(loaded) != len(found):
             ctx = _Bare()
             err = PtcError(
-                "prelude_unavailable", "the prelude of this run is not loaded in the worker",
+                "prelude_unavailable",
+                "the prelude of this run is not loaded in the worker",
                 kind="sandbox-unavailable",
             )
             return self.reply(msg, ctx, None, err, ""), False
@@ -360,14 +364,17 @@ class Worker:
             failure = RunFailure.of(err, prefix)
             body: dict[str, Any] = {
                 "outcome": "error",
-                "output": list(ctx.output),
+                "output": output_wire(ctx.output),
                 "steps": ctx.steps_used,
             }
             body["error"] = _failure_json(failure)
             return dumps({"op": "done", "id": msg.get("id"), "result": body}), False
         body = {
             "outcome": result.outcome,
-            "output": [o.text for o in result.output],
+            "output": [
+                o.text if o.type == "text" else {"image": o.attachment.to_json()}
+                for o in result.output
+            ],
             "steps": result.steps,
         }
         if result.value is not MISSING:

@@ -35,6 +35,7 @@ from typing import Any
 
 from ptc_runtime.bindings import BindingRejection, call_host, host_failure, rejection
 from ptc_runtime.errors import KINDS, PtcError, bound_message
+from ptc_runtime.images import OutputImage, PtcImage, attachment_from_json
 from ptc_runtime.limits import Limits
 from ptc_runtime.worker.prelude import CONSTANT_SECONDS, MAX_LOADED, PreludePackage
 from ptc_runtime.worker.protocol import Closed, LineReader, ProtocolError, dumps, loads
@@ -553,6 +554,9 @@ class WorkerPool:
             )
             try:
                 result = call_host(fn, args, loop, remaining, cancelled)
+                if type(result) is PtcImage:  # an image descriptor is the whole result
+                    answer({"ok": True, "image": result.to_json()})
+                    return
                 check_tool_result(table, name, result, limits)
                 answer({"ok": True, "value": plain_json(result)})
             except BindingRejection as exc:
@@ -597,9 +601,18 @@ def _result_from(reply: dict[str, Any], limits: Limits) -> Any:
     if outcome not in _OUTCOMES or type(output) is not list or type(steps) is not int:
         raise ProtocolError("a malformed result")
     total = 0
+    entries: list[Any] = []
     for t in output:
+        if type(t) is dict and set(t) == {"image"}:
+            try:
+                entries.append(OutputImage(attachment_from_json(t["image"])))
+            except ValueError:
+                raise ProtocolError("a malformed image output entry") from None
+            total += 64
+            continue
         if type(t) is not str:
             raise ProtocolError("malformed output")
+        entries.append(seam.OutputText(t))
         total += len(t)
     if total > limits.max_output_bytes * 4:
         raise ProtocolError("output over its cap")
@@ -636,7 +649,7 @@ def _result_from(reply: dict[str, Any], limits: Limits) -> Any:
             raise ProtocolError(f"a malformed native value ({exc})") from None
     return seam.RunResult(
         value=body["value"] if "value" in body else seam.MISSING,
-        output=tuple(seam.OutputText(t) for t in output),
+        output=tuple(entries),
         error=failure,
         outcome=outcome,
         fail_value=body["fail_value"] if "fail_value" in body else seam.MISSING,
