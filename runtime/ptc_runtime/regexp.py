@@ -14,8 +14,8 @@ Every match operation goes through the methods here. They search the *whole* sub
 (`MATCH_TIMEOUT_S` plus `MATCH_TIMEOUT_PER_MIB_S` per MiB of subject, clamped by the
 run deadline). An exceeded budget is `runtime_error` "Regex complexity limit
 exceeded" (catastrophic backtracking), or the run's own `timeout` when the deadline is
-what ran out. `finditer` makes one engine call per match and checks the run's deadline
-and cancel token between them.
+what ran out. `finditer` gives the budget to the rest of the subject, renews it while
+matches keep coming, and checks the run's deadline and cancel token every 64 matches.
 
 Java syntax accepted as is by `regex`: `\\d \\w \\s \\b`, lookarounds, `(?<name>...)`,
 possessive and lazy quantifiers, inline flags, `\\p{...}`. Translated: `\\z` (absolute
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import regex as _regex
 
@@ -86,21 +86,47 @@ class Regex:
     def finditer(self, s: str) -> Iterator[Any]:
         """All non-overlapping matches in `s`, as Java's `Matcher.find` sees them: after
         an empty match the next search starts one character later, after a non-empty
-        one at its end. One engine call (with its own budget) per match."""
-        search = self.compiled.search
+        one at its end.
+
+        The engine's own iterator does the scanning (one C call per match). Its time
+        budget covers the rest of the subject; when it runs out after the iterator made
+        progress, a fresh iterator resumes where Java would search next, so only a stretch
+        with no match at all for a whole budget counts as catastrophic backtracking."""
         n = len(s)
-        pos = 0
+        pos = 0  # where Java's next search starts
         count = 0
         while pos <= n:
-            m = _guarded(lambda t, p=pos: search(s, p, timeout=t), n - pos)
-            if m is None:
+            budget, by_deadline = _budget(n - pos)
+            it = self.compiled.finditer(s, pos, timeout=budget)
+            progressed = False
+            restart = False
+            while True:
+                try:
+                    m = next(it, None)
+                except TimeoutError:
+                    if progressed:
+                        _check_run()
+                        restart = True
+                        break
+                    _timed_out(by_deadline)
+                except RecursionError:
+                    raise PtcError("runtime_error", _COMPLEXITY) from None
+                if m is None:
+                    return
+                start, stop = m.span()
+                if start < pos:
+                    # Python's rule (a non-empty match where an empty one just was) differs
+                    # from Java's here: search again from where Java would.
+                    restart = True
+                    break
+                progressed = True
+                pos = stop + 1 if stop == start else stop
+                count += 1
+                if count % _CHECK_EVERY == 0:
+                    _check_run()
+                yield m
+            if not restart:
                 return
-            start, stop = m.span()
-            pos = stop + 1 if stop == start else stop
-            count += 1
-            if count % _CHECK_EVERY == 0:
-                _check_run()
-            yield m
 
 
 def _context() -> Any:
@@ -131,17 +157,21 @@ def _budget(chars: int) -> tuple[float, bool]:
     return own, False
 
 
+def _timed_out(by_deadline: bool) -> NoReturn:
+    """Raise for an engine call that ran out of time: the run's own timeout when the
+    deadline bounded it, else the complexity error (catastrophic backtracking)."""
+    if by_deadline:
+        _check_run()
+        raise LimitExceeded("timeout", "execution exceeded its deadline", kind="timeout")
+    raise PtcError("runtime_error", _COMPLEXITY, hint=_HINT)
+
+
 def _guarded(call: Any, chars: int) -> Any:
     budget, by_deadline = _budget(chars)
     try:
         return call(budget)
     except TimeoutError:
-        if by_deadline:
-            _check_run()
-            raise LimitExceeded(
-                "timeout", "execution exceeded its deadline", kind="timeout"
-            ) from None
-        raise PtcError("runtime_error", _COMPLEXITY, hint=_HINT) from None
+        _timed_out(by_deadline)
     except RecursionError:
         raise PtcError("runtime_error", _COMPLEXITY) from None
 
@@ -225,6 +255,8 @@ def _counted(p: str, i: int) -> tuple[int, int] | None:
         return None
     body = p[i + 1 : j]
     lo, comma, hi = body.partition(",")
+    if not lo and comma and hi:  # `{,m}`: the engine reads it as `{0,m}`
+        lo = "0"
     if not lo.isdigit() or not lo.isascii() or (hi and not (hi.isdigit() and hi.isascii())):
         return None
     # Digits are at most 256 bytes long; cap the number before int() so it stays small.
