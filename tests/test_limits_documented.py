@@ -170,3 +170,45 @@ def test_a_long_println_line_is_cut_visibly(mode: str) -> None:
         rt.close()
     assert r.error is None
     assert r.text == "x" * 20 + "... (20/50 chars)\n"
+
+
+def _fixed_rows() -> dict[str, list[str]]:
+    text = DOC.read_text()
+    start = text.index("### Fixed bounds")
+    end = text.find("\n#", start + 10)
+    rows = {}
+    for line in text[start:end].splitlines():
+        if line.startswith("| ") and not line.startswith("| Bound") and "---" not in line:
+            cells = [c.strip() for c in line.strip("|").split(" | ")]
+            rows[cells[0]] = cells
+    return rows
+
+
+FIXED = _fixed_rows()
+
+#: a fixed bound's row (its first words) -> a program that reaches it, the data, the value
+#: its message must give
+FIXED_PROBES: list[tuple[str, str, dict[str, Any], str]] = [
+    ("regex pattern size", "(re-pattern data/p)", {"p": "a" * 300}, "256"),
+    ("regex group nesting", "(re-pattern data/p)", {"p": "(" * 40 + ")" * 40}, "32"),
+    ("regex expansion", "(re-pattern data/p)", {"p": "(?:a{1000}){1000}"}, "100,000"),
+    ("`range`", "(count (range 20000000))", {}, "10000000"),
+    ("bit index", "(bit-shift-left 1 2000000)", {}, "1000000"),
+    ("number text", "(parse-double data/s)", {"s": "1" * 10_001}, "10000"),
+]
+
+
+@pytest.mark.parametrize(("row", "program", "data", "value"), FIXED_PROBES)
+def test_a_fixed_bound_fails_as_documented(
+    mode: str, row: str, program: str, data: dict[str, Any], value: str
+) -> None:
+    [cells] = [c for k, c in FIXED.items() if k.startswith(row)]
+    parts = re.findall(r"`([^`]+)`", cells[3])
+    rt = api.runtime(mode, pool_size=1)
+    try:
+        r = rt.run(rt.resolve(RunRequest(program, data=data, timeout_ms=10_000)))
+    finally:
+        rt.close()
+    assert r.error is not None, f"{row}: the run succeeded at its bound"
+    assert (r.error.kind, r.error.code) == (parts[0], parts[1]), r.error
+    assert value in r.error.message, r.error.message

@@ -52,8 +52,11 @@ _MAX_NUMBER_TEXT: Final = 10_000
 
 def java_parse_double(s: str) -> float | None:
     """Java `Double.parseDouble` of `s`, or None when Java would throw."""
-    if len(s) > _MAX_NUMBER_TEXT:
-        return None
+    if len(s) > _MAX_NUMBER_TEXT:  # a limit, not "not a number": say so (no silent limit)
+        raise PtcError(
+            "memory_exceeded",
+            f"number text of {len(s)} characters is more than the limit of {_MAX_NUMBER_TEXT}",
+        )
     text = s.strip("".join(chr(c) for c in range(0x21)))
     if _JAVA_DOUBLE.fullmatch(text) is None:
         return None
