@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import keyword
+import logging
 import re
 import threading
 from collections.abc import Callable, Mapping
@@ -64,12 +66,79 @@ RESERVED_NAMESPACES: Final = frozenset(
         "await",
     }
 )
-#: Error-class member-name properties a descriptor may not use.
-RESERVED_ERROR_MEMBERS: Final = frozenset({"name", "message", "stack", "cause", "code", "kind"})
+#: JavaScript's reserved words (ECMAScript, strict mode included) and its fixed globals:
+#: a namespace name must work against every backend of the run contract.
+JS_RESERVED: Final = frozenset(
+    {
+        "break", "case", "catch", "class", "const", "continue", "debugger", "default",
+        "delete", "do", "else", "enum", "export", "extends", "false", "finally", "for",
+        "function", "if", "import", "in", "instanceof", "new", "null", "return", "super",
+        "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while",
+        "with", "yield", "let", "static", "implements", "interface", "package",
+        "private", "protected", "public", "await", "async", "arguments", "eval",
+        "undefined", "NaN", "Infinity",
+    }
+)  # fmt: skip
+#: Python's keywords, soft keywords (`match`, `case`, `type`, `_`) included, whatever
+#: the running version lists (`type` is soft only from 3.12).
+PYTHON_RESERVED: Final = (
+    frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"match", "case", "type", "_"}
+)
+#: Globals a backend owns (the run contract's `RESERVED_BINDING_GLOBALS`): its image
+#: class, console and inspection helpers, its entry point and the host globals of the
+#: JavaScript and Python backends. Dunder-form names (`__x__`) are refused as well.
+RESERVED_BINDING_GLOBALS: Final = frozenset(
+    {
+        "inspect", "console", "Image", "PtcImage", "__dsh_main__", "globalThis",
+        "window", "self", "process", "require", "module", "exports", "Error", "Object",
+        "Function", "Promise", "JSON", "print", "builtins", "__builtins__",
+    }
+)  # fmt: skip
+
+
+def _is_dunder(name: str) -> bool:
+    """`__x__` with a non-empty middle."""
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def check_global_name(name: object, what: str) -> str:
+    """`name` if it is a portable global identifier, else ValueError naming the rule.
+
+    The rule of the run contract for namespace and error-class names: the identifier
+    subset `[A-Za-z_][A-Za-z0-9_]*`, no reserved word of Python or JavaScript, no
+    reserved backend global and no dunder-form name."""
+    if not isinstance(name, str) or not IDENT.match(name):
+        raise ValueError(f"{what} must match {IDENT.pattern}")
+    if name in PYTHON_RESERVED or name in JS_RESERVED:
+        raise ValueError(f"{what} {name!r} is a reserved word")
+    if name in RESERVED_BINDING_GLOBALS or _is_dunder(name):
+        raise ValueError(f"{what} {name!r} is a reserved global")
+    return name
+
+
+#: Characters of a member name the reader can call as `ns/member` (the symbol rule:
+#: ASCII letters, digits and `+ - * < > = ? ! _ % . & '`; a `/` would split the symbol).
+MEMBER: Final = re.compile(r"^[A-Za-z0-9+\-*<>=?!_%.&']+$")
+
+#: Error-class member-name properties a descriptor may not use: the members of the
+#: error itself, and `error_class`, the key of the failure's `details` that holds the
+#: class name (the member name must not overwrite it).
+RESERVED_ERROR_MEMBERS: Final = frozenset(
+    {"name", "message", "stack", "cause", "code", "kind", "error_class"}
+)
+
+
+#: Where the full text of a failing host function goes (the program never sees it).
+LOG: Final = logging.getLogger("ptc_runtime.tools")
 
 
 class BindingRejection(Exception):
-    """Raise from a host function to reject a call with a message shown to the program."""
+    """Raise from a host function to reject a call with a message shown to the program.
+
+    This is the one way a host function's own text reaches the program (bounded to 300
+    characters). Any other exception is reported to the program by its type name only;
+    its text, which may hold host paths or data, goes to the `ptc_runtime.tools` logger.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,12 +149,11 @@ class BindingErrorClass:
     member_name_property: str
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not IDENT.match(self.name):
-            raise ValueError(f"error class name must match {IDENT.pattern}")
+        check_global_name(self.name, "error class name")
         p = self.member_name_property
         if not isinstance(p, str) or not p:
             raise ValueError("member_name_property must be a non-empty string")
-        if p in RESERVED_ERROR_MEMBERS or (len(p) > 4 and p.startswith("__") and p.endswith("__")):
+        if p in RESERVED_ERROR_MEMBERS or _is_dunder(p):
             raise ValueError(f"member_name_property {p!r} is reserved")
 
 
@@ -98,8 +166,7 @@ class BindingNamespace:
     error_class: BindingErrorClass | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not IDENT.match(self.name):
-            raise ValueError(f"binding namespace name must match {IDENT.pattern}")
+        check_global_name(self.name, "binding namespace name")
         if self.name in RESERVED_NAMESPACES:
             raise ValueError(f"binding namespace name {self.name!r} is reserved")
         if not isinstance(self.functions, Mapping):
@@ -108,6 +175,12 @@ class BindingNamespace:
         for k, v in self.functions.items():
             if type(k) is not str or not k:
                 raise ValueError("binding member names must be non-empty strings")
+            if not MEMBER.match(k):
+                # Refused here, not at the first call: `(ns/name ...)` could never reach it.
+                raise ValueError(
+                    f"binding member name {k[:60]!r} cannot be called from PTC-Lisp: use ASCII"
+                    " letters, digits and + - * < > = ? ! _ % . & '"
+                )
             if not callable(v):
                 raise ValueError(f"binding member {k!r} is not callable")
             frozen[k] = v
@@ -140,6 +213,23 @@ def rejection(
         return err
     prefix = ns.name if ns is not None else "tool"
     return PtcError(code, f"{prefix}/{member} failed: {text}")
+
+
+def host_failure(ns: BindingNamespace | None, member: str, exc: BaseException) -> PtcError:
+    """The typed failure for a host function that raised `exc` (not a `BindingRejection`).
+
+    The program sees the exception's type name only, never its text (`[Errno 2] No
+    such file or directory: '/tmp/...'`, `KeyError: 'zz'`): the text and traceback go
+    to the host's `ptc_runtime.tools` logger. The message is the same in both modes and
+    on every run (no incident id), so transcripts replay."""
+    prefix = ns.name if ns is not None else "tool"
+    LOG.warning(
+        "host function %s/%s failed", prefix, member, exc_info=(type(exc), exc, exc.__traceback__)
+    )
+    kind = type(exc).__name__
+    if not IDENT.match(kind):
+        kind = "Exception"
+    return rejection(ns, member, f"the host function raised {kind[:60]}")
 
 
 def call_host(

@@ -15,10 +15,10 @@ from ptc_runtime.printer import pr_str
 from ptc_runtime.run_contract import (
     MISSING,
     OutcomeName,
-    OutputText,
     RunFailure,
     RunResult,
     RunSpec,
+    output_entries,
 )
 from ptc_runtime.state import Environment
 
@@ -34,7 +34,7 @@ def finish(
     steps: int | None = None,
 ) -> RunResult:
     """A result from the pieces (output from `ctx`)."""
-    output = tuple(OutputText(t) for t in ctx.output) if ctx is not None else ()
+    output = output_entries(ctx.output) if ctx is not None else ()
     used = ctx.steps_used if ctx is not None and steps is None else (steps or 0)
     if err is not None:
         return RunResult(
@@ -53,7 +53,7 @@ def settle(
 ) -> RunResult:
     """Project the completion, commit or roll back the owner's environment, build the result."""
     steps = ctx.steps_used
-    output = tuple(OutputText(t) for t in ctx.output)
+    output = output_entries(ctx.output)
     if out.status == "error":
         if env is not None:
             env.rollback()

@@ -20,7 +20,8 @@ from itertools import islice, repeat
 from operator import countOf, length_hint
 from typing import Any, NoReturn
 
-from ptc_runtime.errors import Aborted, LimitExceeded, PtcError, bound_message
+from ptc_runtime.errors import Aborted, LimitExceeded, PtcError
+from ptc_runtime.images import PtcImage, entry_bytes
 
 DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_TIMEOUT_MS = 1_000
@@ -149,7 +150,7 @@ class RunContext:
     history: tuple[Any, Any, Any] = (None, None, None)
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
     print_line_chars: int = DEFAULT_PRINT_LINE_CHARS
-    output: list[str] = field(default_factory=list)
+    output: list[str | PtcImage] = field(default_factory=list)  # text and image entries
     output_bytes: int = 0
     steps_used: int = 0
     tool_calls: int = 0
@@ -197,9 +198,10 @@ class RunContext:
             return fn(args)
         except PtcError:
             raise
-        except Exception as exc:  # the host's tool failed: bounded, without a traceback
-            text = bound_message(str(exc) or type(exc).__name__, 300)
-            raise PtcError("tool_error", f"tool/{name} failed: {text}") from None
+        except Exception as exc:  # the host's tool failed: its type only, text to the log
+            from ptc_runtime.bindings import host_failure
+
+            raise host_failure(None, name, exc) from None
 
     def link(self, module: dict[str, Any]) -> None:
         """Before `module` (a generated module's globals, `FUEL` and `CREDIT` set) runs:
@@ -415,9 +417,13 @@ class RunContext:
         if self.deadline is not None and (time.monotonic() if now is None else now) > self.deadline:
             raise LimitExceeded("timeout", "execution exceeded its deadline", kind="timeout")
 
-    def emit(self, text: str) -> None:
-        """Append captured output, enforcing the total output budget."""
-        size = len(text.encode("utf-8", "surrogatepass"))
+    def emit(self, text: str | PtcImage) -> None:
+        """Append captured output (a text line or an image entry), enforcing the total
+        output budget (an image counts the bytes of its descriptor)."""
+        if type(text) is str:
+            size = len(text.encode("utf-8", "surrogatepass"))
+        else:
+            size = entry_bytes(text)  # type: ignore[arg-type]
         if self.output_bytes + size > self.max_output_bytes:
             raise LimitExceeded(
                 "output_limit",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec
-from ptc_runtime.errors import LimitExceeded, PtcError
+from ptc_runtime.errors import LimitExceeded, PtcError, bound_message
 from ptc_runtime.printer import format_float
 from ptc_runtime.temporal import Temporal
 from ptc_runtime.values import Keyword, SymbolRef
@@ -26,7 +26,12 @@ MAX_TIMEOUT_MS: Final = 300_000
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Every limit a run is held to. All are positive; see docs/security.md."""
+    """Every limit a run is held to; see the limits table in docs/security.md.
+
+    All are positive integers (`worker_cpu_seconds` may be 0, `allow_no_deadline` is a
+    bool). Each one either fails the run with a typed error whose message gives its
+    value, or (only `print_line_chars`, display text) cuts visibly; a new field needs a
+    row in that table (`tests/test_limits_documented.py` checks it)."""
 
     max_steps: int = 10_000_000  # decision 1: loop passes, for elements and fn calls
     default_timeout_ms: int = DEFAULT_TIMEOUT_MS  # omitted timeout
@@ -45,10 +50,9 @@ class Limits:
     program_bytes: int = 1_000_000  # source size
     compile_timeout_ms: int = 3_000  # wall clock of one compile (on the host, both modes)
     compile_nodes: int = 1_000_000  # program nodes one compile analyzes and lowers
-    message_chars: int = 512  # failure messages
     # isolated mode
     worker_memory_bytes: int = 768 * 1024 * 1024  # RLIMIT_AS of a worker
-    worker_cpu_seconds: int = 0  # RLIMIT_CPU per run; 0 = deadline + 1 s
+    worker_cpu_seconds: int = 0  # RLIMIT_CPU per run; 0 = deadline + 2 s
     protocol_bytes: int = 4_000_000  # one worker message
     kill_grace_ms: int = 250  # worker past its deadline by this much is killed
     max_workers: int = 4  # worker processes of one runtime (idle, busy or an owner's)
@@ -214,7 +218,7 @@ def encode_json(
         if tag == 2:  # key collision check set + key text
             keys, k = x
             if k in keys:
-                raise _invalid(f"a map with two keys both named {k[:60]!s}")
+                raise _invalid(f"a map with two keys both named {bound_message(k, 60)!s}")
             keys.add(k)
             text = _quote(k) + ":"
             budget.add(_utf8_len(text))

@@ -139,6 +139,8 @@ def _atom(x: object, readable: bool) -> str | None:
         return '#"' + (src if isinstance(src, str) else "") + '"'
     if isinstance(x, Temporal):
         return x.readable() if readable else str(x)
+    if t.__name__ == "PtcImage":  # a tool's image descriptor: #image[WxH path]
+        return repr(x)
     if callable(x):
         return fn_label(x)
     return "#object[unknown]"

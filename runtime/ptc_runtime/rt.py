@@ -27,6 +27,7 @@ from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
 from ptc_runtime.fieldfilter import HELPERS as FIELD_FILTER_HELPERS
 from ptc_runtime.fieldformat import HELPERS as FIELD_FORMAT_HELPERS
+from ptc_runtime.images import PtcImage
 from ptc_runtime.limits import measure
 from ptc_runtime.lookup import (
     get_flexible,
@@ -270,7 +271,8 @@ def tool(name: str, arg: object) -> object:
         )
     args = to_tool_args(arg)
     ctx.check_time()
-    return from_host(ctx.invoke_tool(name, args))
+    result = ctx.invoke_tool(name, args)
+    return result if type(result) is PtcImage else from_host(result)
 
 
 def toolfn(name: str) -> Callable[..., object]:

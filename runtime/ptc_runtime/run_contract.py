@@ -7,6 +7,7 @@ module imports nothing else of the runtime, so every side can depend on it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import CodeType
@@ -15,6 +16,7 @@ from typing import Any, Final, Literal, Protocol
 from ptc_runtime.bindings import BindingNamespace
 from ptc_runtime.context import CancelToken
 from ptc_runtime.errors import KINDS, PtcError, bound_message
+from ptc_runtime.images import OutputImage, PtcImage
 
 Kind = Literal[
     "exception",
@@ -62,6 +64,11 @@ class OutputText:
     type: Literal["text"] = "text"
 
 
+def output_entries(raw: list[str | PtcImage]) -> tuple[OutputText | OutputImage, ...]:
+    """A run's captured output as result entries, in emission order."""
+    return tuple(OutputText(t) if type(t) is str else OutputImage(t.attachment) for t in raw)  # type: ignore[union-attr]
+
+
 @dataclass(frozen=True, slots=True)
 class RunFailure:
     """Why a run failed: seed-003 `kind`, bounded `message`, PTC `code`, position."""
@@ -103,7 +110,7 @@ class RunResult:
     """The outcome of one run; an error is a field, never an exception."""
 
     value: Any = MISSING
-    output: tuple[OutputText, ...] = ()
+    output: tuple[OutputText | OutputImage, ...] = ()
     error: RunFailure | None = None
     outcome: OutcomeName = "value"
     fail_value: Any = MISSING
@@ -134,6 +141,9 @@ class RunRequest:
     state_owner: object | None = None
     discard_completion: bool = False
     max_steps: int | None = None  # None: the provider's default
+    #: working directory (`str` or path-like); None: `workdir.DEFAULT_CWD`. Resolved to an
+    #: absolute existing directory by `resolve` and reported as `RunSpec.cwd`.
+    cwd: str | os.PathLike[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +158,7 @@ class RunSpec:
     state_owner: object | None
     discard_completion: bool
     max_steps: int
-    cwd: str = "/"  # PTC-Lisp has no filesystem: recorded for the seam, never used
+    cwd: str = "/"  # absolute directory (`workdir.resolve_cwd`); programs have no filesystem
     #: keep the unprojected value (the public `ptc_compiler.run`); isolated, the worker
     #: sends it in the native wire form of `ptc_runtime.worker.crossing`
     native: bool = False

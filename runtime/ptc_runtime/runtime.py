@@ -42,6 +42,7 @@ from ptc_runtime.run_contract import (
 )
 from ptc_runtime.state import Environment
 from ptc_runtime.tool_boundary import make_invoker, tool_names
+from ptc_runtime.workdir import resolve_cwd
 
 
 class Runtime:
@@ -130,6 +131,7 @@ class Runtime:
             state_owner=request.state_owner,
             discard_completion=request.discard_completion,
             max_steps=steps,
+            cwd=resolve_cwd(request.cwd),
         )
 
     def run(self, spec: RunSpec) -> RunResult:

@@ -15,9 +15,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ptc_runtime import context
-from ptc_runtime.bindings import BindingNamespace, BindingRejection, call_host, rejection
+from ptc_runtime.bindings import (
+    BindingNamespace,
+    BindingRejection,
+    call_host,
+    host_failure,
+    rejection,
+)
 from ptc_runtime.context import RunContext
 from ptc_runtime.errors import LimitExceeded, PtcError, bound_message
+from ptc_runtime.images import PtcImage
 from ptc_runtime.limits import Limits, encode_json
 
 
@@ -72,7 +79,9 @@ def make_invoker(
                 "timeout", f"tool/{name} did not finish before the deadline", kind="timeout"
             ) from None
         except Exception as exc:  # the host's tool failed: typed, bounded, no traceback
-            raise rejection(ns, member, str(exc) or type(exc).__name__) from None
+            raise host_failure(ns, member, exc) from None
+        if type(result) is PtcImage:  # an image descriptor is the whole result
+            return result
         check_tool_result(ns, name, result, limits)
         return result
 

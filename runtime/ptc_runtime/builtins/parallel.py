@@ -27,6 +27,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ptc_runtime import context
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
@@ -127,7 +128,7 @@ class _Operation:
         # a Python-level failure of a worker's generated code (an arity `TypeError`, ...),
         # kept to be raised as it is: the executor translates it as it would outside a worker
         self.raw: dict[int, Exception] = {}
-        self.output: dict[int, list[str]] = {}  # only the items that printed
+        self.output: dict[int, list[Any]] = {}  # only the items that printed (text, images)
         self.output_bytes = 0
         self.steps = 0  # of the finished items
         self.deadline: float | None = None

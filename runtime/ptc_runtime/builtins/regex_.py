@@ -14,7 +14,7 @@ from typing import Any, Final
 from ptc_runtime.builtins.registry import BuiltinSpec, declare
 from ptc_runtime.collections import kind_name
 from ptc_runtime.errors import PtcError
-from ptc_runtime.regexp import Regex, compile_regex, searched_end
+from ptc_runtime.regexp import Regex, compile_regex
 
 DECLS: list[BuiltinSpec] = []
 
@@ -156,25 +156,21 @@ def _split_spaces(s: str) -> list[object] | None:
 def java_split(rx: Regex, s: str) -> list[object]:
     """`String.split(regex)`: no leading empty field from a zero-width match at 0,
     trailing empty fields dropped, the whole string when nothing matches."""
-    end = searched_end(s)
-    if end == len(s):  # the whole subject is searched: plain patterns split in C
-        source = rx.source
-        if source == "\\s+":
-            fast = _split_spaces(s)
-            if fast is not None:
-                return fast
-        else:
-            sep = literal_of(source)
-            if sep is not None:
-                return split_literal(sep, s)
+    source = rx.source  # plain patterns split in C
+    if source == "\\s+":
+        fast = _split_spaces(s)
+        if fast is not None:
+            return fast
+    else:
+        sep = literal_of(source)
+        if sep is not None:
+            return split_literal(sep, s)
     parts: list[object] = []
     last = 0
     for m in rx.finditer(s):
         start, stop = m.span()
         if stop == 0:
             continue
-        if start == stop and start >= end:
-            break
         parts.append(s[last:start])
         last = stop
     if not parts:

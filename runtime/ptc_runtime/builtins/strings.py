@@ -26,7 +26,7 @@ from ptc_runtime.collections import is_map, is_vector, kind_name, seq_items
 from ptc_runtime.errors import PtcError
 from ptc_runtime.lookup import NOT_FOUND, get_flexible
 from ptc_runtime.printer import str_ as display
-from ptc_runtime.regexp import Regex, compile_regex, searched_end
+from ptc_runtime.regexp import Regex, compile_regex
 from ptc_runtime.values import Keyword, keyword
 
 DECLS: list[BuiltinSpec] = []
@@ -52,8 +52,11 @@ _MAX_NUMBER_TEXT: Final = 10_000
 
 def java_parse_double(s: str) -> float | None:
     """Java `Double.parseDouble` of `s`, or None when Java would throw."""
-    if len(s) > _MAX_NUMBER_TEXT:
-        return None
+    if len(s) > _MAX_NUMBER_TEXT:  # a limit, not "not a number": say so (no silent limit)
+        raise PtcError(
+            "memory_exceeded",
+            f"number text of {len(s)} characters is more than the limit of {_MAX_NUMBER_TEXT}",
+        )
     text = s.strip("".join(chr(c) for c in range(0x21)))
     if _JAVA_DOUBLE.fullmatch(text) is None:
         return None
@@ -152,9 +155,7 @@ def split(s: object, delim: object, limit: object = 0) -> list[object]:
         if delim == "":
             return list(text)
         if len(delim) == 1:
-            if searched_end(text) == len(text):
-                return split_literal(delim, text)
-            return java_split(compile_regex(re.escape(delim)), text)
+            return split_literal(delim, text)
         raise PtcError(
             "type_error",
             "split: delimiter must be a regex pattern, got plain string",

@@ -21,7 +21,7 @@ from ptc_runtime.collections import kind_name
 from ptc_runtime.errors import PtcError
 from ptc_runtime.metered import metered_fn
 from ptc_runtime.printer import str_ as display
-from ptc_runtime.regexp import Regex, compile_regex, searched_end
+from ptc_runtime.regexp import Regex, compile_regex
 from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
@@ -115,15 +115,12 @@ def split_limit(text: str, delim: Regex | str, limit: int) -> list[object]:
     rx = compile_regex(re.escape(delim)) if isinstance(delim, str) else delim
     parts: list[object] = []
     index = 0
-    end = searched_end(text)
     for m in rx.finditer(text):
         if 0 < limit <= len(parts) + 1:
             break
         start, stop = m.span()
         if stop == 0:  # no leading empty field from a zero-width match at 0
             continue
-        if start == stop and start >= end and end < len(text):  # the end of the search
-            break
         parts.append(text[index:start])
         index = stop
     if not parts:

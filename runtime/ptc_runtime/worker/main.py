@@ -28,6 +28,7 @@ import threading
 import time
 from typing import Any
 
+from ptc_runtime.images import PtcImage, output_wire
 from ptc_runtime.worker.protocol import Closed, LineReader, ProtocolError, dumps, loads
 
 
@@ -158,6 +159,8 @@ class Worker:
                     self.pending.pop(call, None)
             reply = slot[1]
             if reply.get("ok") is True:
+                if "image" in reply:  # a host-issued image descriptor
+                    return PtcImage.from_json(reply["image"])
                 return reply.get("value")
             kind = reply.get("kind") if isinstance(reply.get("kind"), str) else "exception"
             code = reply.get("code") if isinstance(reply.get("code"), str) else "tool_error"
@@ -364,9 +367,13 @@ class Worker:
             body: dict[str, Any] = {"outcome": "error", "steps": ctx.steps_used}
             body["error"] = _failure_json(failure)
             done = dumps({"op": "done", "id": msg.get("id"), "result": body})
-            return output_messages(list(ctx.output), self.limits.protocol_bytes) + done, False
+            head = output_messages(output_wire(ctx.output), self.limits.protocol_bytes)
+            return head + done, False
         body = {"outcome": result.outcome, "steps": result.steps}
-        head = output_messages([o.text for o in result.output], self.limits.protocol_bytes)
+        wire = [
+            o.text if o.type == "text" else {"image": o.attachment.to_json()} for o in result.output
+        ]
+        head = output_messages(wire, self.limits.protocol_bytes)
         if result.value is not MISSING:
             body["value"] = result.value
         if result.fail_value is not MISSING:
@@ -398,7 +405,7 @@ class Worker:
 OUTPUT_CHUNK_CHARS = 65_536
 
 
-def output_messages(texts: list[str], protocol_bytes: int = 4_000_000) -> bytes:
+def output_messages(texts: list[Any], protocol_bytes: int = 4_000_000) -> bytes:
     """A run's output as `output` messages sent before `done`: the fragments in emission
     order, as many per message as fit in `OUTPUT_CHUNK_CHARS` characters, so many short
     lines cost a few messages and no protocol line grows with the output. A fragment
@@ -422,6 +429,12 @@ def output_messages(texts: list[str], protocol_bytes: int = 4_000_000) -> bytes:
         batch, used, joined = [], 0, next_joined
 
     for t in texts:
+        if type(t) is not str:  # an image entry ({"image": ...}, `images.output_wire`) in its place
+            if used + 256 > budget:
+                flush(False)
+            batch.append(t)
+            used += 256
+            continue
         cost = len(t) + 4  # quotes and comma count against the budget too
         if used + cost > budget:
             flush(False)

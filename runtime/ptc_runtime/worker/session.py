@@ -33,8 +33,9 @@ import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from ptc_runtime.bindings import BindingRejection, call_host, rejection
+from ptc_runtime.bindings import BindingRejection, call_host, host_failure, rejection
 from ptc_runtime.errors import KINDS, PtcError, bound_message
+from ptc_runtime.images import OutputImage, PtcImage, attachment_from_json
 from ptc_runtime.limits import Limits
 from ptc_runtime.run_contract import MISSING, Kind, OutputText, RunFailure, RunResult
 from ptc_runtime.tool_boundary import binding_member, check_tool_result, plain_json
@@ -224,7 +225,7 @@ def _converse(
     except (OSError, ValueError):
         lost()
         return fail("worker-exit", "worker_exit", "the worker exited before the run started")
-    output: list[str] = []
+    output: list[Any] = []
     output_bytes = 0
     grace = limits.kill_grace_ms / 1000.0
     cancel_sent_at: float | None = None
@@ -315,7 +316,7 @@ def _converse(
             state.over = True
 
 
-def _take_output(reply: dict[str, Any], output: list[str], total: int, limits: Limits) -> int:
+def _take_output(reply: dict[str, Any], output: list[Any], total: int, limits: Limits) -> int:
     """Append one `output` message's text chunks; the worker enforces the output cap, so
     text past it is a misbehaving worker (`protocol`)."""
     chunks = reply.get("text")
@@ -323,6 +324,17 @@ def _take_output(reply: dict[str, Any], output: list[str], total: int, limits: L
     if type(chunks) is not list or type(joined) is not bool:
         raise ProtocolError("malformed output")
     for t in chunks:
+        if type(t) is dict and set(t) == {"image"}:  # an image entry, in its place
+            try:
+                image = OutputImage(attachment_from_json(t["image"]))
+            except ValueError:
+                raise ProtocolError("a malformed image output entry") from None
+            total += 64 + len(image.attachment.id.encode("utf-8", "surrogatepass"))
+            if total > limits.max_output_bytes:
+                raise ProtocolError(f"output over its cap of {limits.max_output_bytes} bytes")
+            output.append(image)
+            joined = False
+            continue
         if type(t) is not str:
             raise ProtocolError("malformed output")
         # An honest worker sends no empty fragment (each is a println line or part of
@@ -330,7 +342,7 @@ def _take_output(reply: dict[str, Any], output: list[str], total: int, limits: L
         total += max(1, len(t.encode("utf-8", "surrogatepass")))
         if total > limits.max_output_bytes:
             raise ProtocolError(f"output over its cap of {limits.max_output_bytes} bytes")
-        if joined and output:
+        if joined and output and type(output[-1]) is str:
             output[-1] += t
         else:
             output.append(t)
@@ -491,6 +503,9 @@ def _tool_call(
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
             result = call_host(fn, args, loop, remaining, cancelled)
+            if type(result) is PtcImage:  # an image descriptor is the whole result
+                answer({"ok": True, "image": result.to_json()})
+                return
             check_tool_result(table, name, result, limits)
             answer({"ok": True, "value": plain_json(result)})
         except BindingRejection as exc:
@@ -503,8 +518,8 @@ def _tool_call(
                 error("abort", "run cancelled during a call of tool/" + name, "abort")
             else:
                 error("timeout", f"tool/{name} did not finish before the deadline", "timeout")
-        except Exception as exc:
-            rej = rejection(table, member, str(exc) or type(exc).__name__)
+        except Exception as exc:  # its type only; the text goes to the host's log
+            rej = host_failure(table, member, exc)
             error(rej.code, rej.message, details=getattr(rej, "details", None))
 
     # A thread per call, not a shared executor: a host tool that never returns keeps
@@ -524,7 +539,7 @@ _OUTCOMES = frozenset({"value", "return", "fail", "error"})
 def result_from(
     reply: dict[str, Any],
     limits: Limits,
-    streamed: list[str] | None = None,
+    streamed: list[Any] | None = None,
     streamed_bytes: int = 0,
 ) -> Any:
     """Validate a worker's `done` body strictly; anything off is a protocol error.
@@ -574,7 +589,7 @@ def result_from(
             raise ProtocolError(f"a malformed native value ({exc})") from None
     return RunResult(
         value=body["value"] if "value" in body else MISSING,
-        output=tuple(OutputText(t) for t in texts),
+        output=tuple(OutputText(t) if type(t) is str else t for t in texts),
         error=failure,
         outcome=outcome,
         fail_value=body["fail_value"] if "fail_value" in body else MISSING,
