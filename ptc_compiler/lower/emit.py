@@ -116,7 +116,7 @@ class Emitter:
         ] = []  # the enclosing `for` loops of this Python function
         self.recurring: dict[int, bool] = {}  # id(FnArity) -> its body recurs to it
         #: the expression of each fn hoisted, by what its lowering depends on (see `fn`)
-        self.fn_memo: dict[tuple[Any, ...], ast.expr] = {}
+        self.fn_memo: dict[tuple[Any, ...], tuple[ir.Fn, ast.expr]] = {}
         self.copies = 0  # enclosing fn bodies being lowered in two versions
         self.may_specialise = True  # the fn being lowered may get numeric versions
 
@@ -671,16 +671,17 @@ class Emitter:
         captured = sorted(cx.fn_locals.get(i, i) for i in free_idents if i is not None)
         captured = [c for c in captured if c not in self.module_fns]
         key = (
-            id(node),  # IR nodes live as long as the program being lowered
+            id(node),  # the memo keeps `node` alive: its id is not reused while lowering
             frozenset(i for i in free_idents if i in cx.numeric),
             tuple(sorted((i, cx.fn_locals.get(i, "")) for i in free_idents if i is not None)),
             tuple(captured),
         )
         made_before = self.fn_memo.get(key)
         if made_before is not None:
-            return Lowered((), copy.deepcopy(made_before))
+            return Lowered((), copy.deepcopy(made_before[1]))
         lowered = self.fn_lowered(node, free_idents, captured)
-        self.fn_memo[key] = lowered.expr
+        # rules may lower IR they made for the purpose: holding the node keeps its id
+        self.fn_memo[key] = (node, lowered.expr)
         return lowered
 
     def fn_lowered(self, node: ir.Fn, free_idents: frozenset[str], captured: list[str]) -> Lowered:
