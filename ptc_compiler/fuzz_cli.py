@@ -16,7 +16,8 @@ failing program. Findings go to one SQLite failure database (``<db>/failures.sql
 throughput and failures over time (``--report``, default ``<db>/report-<campaign>.html``).
 
 * ``clojure [--programs N] [--seed S ...] [--out FILE]``: generated programs against Clojure
-  1.11 (`fuzz/clojure_diff.py`); N programs per seed, disagreements also written to FILE.
+  1.11 (`fuzz/clojure_diff.py`); N programs per seed, disagreements also written to FILE;
+  each bucket's smallest disagreement is then minimized (`--no-minimize`: not).
 * ``bad-args [--calls N] [--seed S] [--only NAME ...]``: every builtin with every kind of bad
   argument (`fuzz/strategies/bad_args.py`).
 * ``host-data [--cases N] [--seed S]``: host values of every Python shape, cases S..S+N-1
@@ -76,6 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     clj.add_argument("--out", type=Path, default=Path("clojure-fuzz-report.clj"), metavar="FILE",
                      help="where disagreements are written")  # fmt: skip
     clj.add_argument("--minutes", type=float, metavar="M", help="time budget")
+    clj.add_argument("--no-minimize", action="store_true",
+                     help="do not shrink each bucket's smallest disagreement")  # fmt: skip
     _common(clj)
     bad = sub.add_parser("bad-args", help="every builtin with every kind of bad argument")
     bad.add_argument("--calls", type=int, metavar="N", help="stop after N calls (default: all)")
@@ -203,15 +206,22 @@ def main_campaign(args: argparse.Namespace, out: TextIO) -> int:
     outcome = engine.run_plan(args.target, iter(plan), jobs=jobs, scheduler=args.scheduler,
                               minutes=args.minutes, total_cases=total,
                               out=None if args.quiet else out)  # fmt: skip
+    minimized: dict[str, Any] = {}
+    if args.target == "clojure" and outcome.findings and not args.no_minimize:
+        print("minimizing the smallest disagreement of each bucket...", file=out, flush=True)
+        shrunk = engine.run_plan("clojure-minimize",
+                                 targets.plan_minimize_clojure(outcome.findings),
+                                 jobs=jobs, scheduler=args.scheduler)  # fmt: skip
+        minimized = {f.bucket: f for f in shrunk.findings}
     db = failure_db.FailureDB(args.db / "failures.sqlite")
     try:
         known = db.known_buckets(args.target)
-        db.record(outcome, opts)
+        db.record(outcome, opts, minimized)
     finally:
         db.close()
-    report.print_table(outcome, out, known)
+    report.print_table(outcome, out, known, minimized)
     path = args.report or args.db / f"report-{args.target}.html"
-    report.write_html(outcome, path, opts, known)
+    report.write_html(outcome, path, opts, known, minimized)
     print(f"report: {path}; failures recorded in {args.db / 'failures.sqlite'}", file=out)
     if args.target == "clojure":
         text = "\n".join(f";; {f.case} [{f.bucket}]\n{f.program}\n;; {f.detail}\n"

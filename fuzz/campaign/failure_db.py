@@ -51,8 +51,14 @@ class FailureDB:
                                  (campaign,))  # fmt: skip
         return {r[0] for r in rows}
 
-    def record(self, outcome: Outcome, options: dict[str, object]) -> int:
-        """Store a run and its findings; the run's id."""
+    def record(
+        self,
+        outcome: Outcome,
+        options: dict[str, object],
+        minimized: dict[str, Finding] | None = None,
+    ) -> int:
+        """Store a run and its findings (and each bucket's minimized program, under its
+        case id with " minimized" appended); the run's id."""
         findings = outcome.findings
         with self.conn:
             cur = self.conn.execute(
@@ -64,6 +70,9 @@ class FailureDB:
             )  # fmt: skip
             run_id = int(cur.lastrowid or 0)
             self._add(outcome.campaign, findings, run_id)
+            shrunk = [Finding(f"{f.case} minimized", f.family, f.bucket, f.program, f.detail)
+                      for f in (minimized or {}).values()]  # fmt: skip
+            self._add(outcome.campaign, shrunk, run_id)
         return run_id
 
     def _add(self, campaign: str, findings: Iterable[Finding], run_id: int) -> None:

@@ -30,15 +30,21 @@ class Bucket:
     count: int
     smallest: Finding
     new: bool  # not seen by an earlier run recorded in the failure database
+    minimized: Finding | None = None  # `smallest` shrunk further, where the campaign can
 
 
-def buckets(outcome: Outcome, known: set[str] | None = None) -> list[Bucket]:
+Minimized = dict[str, Finding]  # bucket -> its minimized program
+
+
+def buckets(
+    outcome: Outcome, known: set[str] | None = None, minimized: Minimized | None = None
+) -> list[Bucket]:
     """The run's buckets, largest first."""
     by: dict[str, list[Finding]] = {}
     for f in outcome.findings:
         by.setdefault(f.bucket, []).append(f)
     out = [Bucket(name, len(fs), min(fs, key=lambda f: len(f.program)),
-                  known is not None and name not in known)
+                  known is not None and name not in known, (minimized or {}).get(name))
            for name, fs in by.items()]  # fmt: skip
     return sorted(out, key=lambda b: (-b.count, b.name))
 
@@ -54,7 +60,12 @@ def _family_rows(outcome: Outcome) -> list[tuple[str, int, int]]:
     return rows
 
 
-def print_table(outcome: Outcome, out: TextIO, known: set[str] | None = None) -> None:
+def print_table(
+    outcome: Outcome,
+    out: TextIO,
+    known: set[str] | None = None,
+    minimized: Minimized | None = None,
+) -> None:
     """The closing table: families, buckets with their smallest program, totals."""
     rows = _family_rows(outcome)
     width = max([len("family"), *(len(r[0]) for r in rows)])
@@ -70,12 +81,13 @@ def print_table(outcome: Outcome, out: TextIO, known: set[str] | None = None) ->
           + (", stopped by the time budget" if outcome.stopped_early else ""), file=out)  # fmt: skip
     for note in outcome.notes:
         print(f"setup: {note}", file=out)
-    for b in buckets(outcome, known):
+    for b in buckets(outcome, known, minimized):
         mark = " [new]" if b.new else ""
-        print(f"\nbucket {b.name}: {b.count} cases{mark}; smallest ({b.smallest.case}):", file=out)
-        for line in b.smallest.program.splitlines()[:12]:
+        shown, how = (b.minimized, "minimized") if b.minimized else (b.smallest, "smallest")
+        print(f"\nbucket {b.name}: {b.count} cases{mark}; {how} ({shown.case}):", file=out)
+        for line in shown.program.splitlines()[:12]:
             print(f"    {line[:200]}", file=out)
-        for line in b.smallest.detail.splitlines()[:3]:
+        for line in shown.detail.splitlines()[:3]:
             print(f"  {line[:300]}", file=out)
 
 
@@ -121,15 +133,20 @@ def _svg(outcome: Outcome, width: int = 720, height: int = 240) -> str:
 
 
 def write_html(outcome: Outcome, path: Path, options: dict[str, object],
-               known: set[str] | None = None) -> None:  # fmt: skip
+               known: set[str] | None = None, minimized: Minimized | None = None) -> None:  # fmt: skip
     """The report as one self-contained HTML file."""
     e = html.escape
     rate = outcome.cases / outcome.seconds if outcome.seconds > 0 else 0.0
     fam_rows = "\n".join(f"<tr><td>{e(f)}</td><td>{n}</td><td>{bad}</td></tr>"
                          for f, n, bad in _family_rows(outcome))  # fmt: skip
     parts = []
-    for b in buckets(outcome, known):
+    for b in buckets(outcome, known, minimized):
         new = " <b>new</b>" if b.new else ""
+        if b.minimized is not None:
+            parts.append(f"<h3>{e(b.name)}: {b.count} cases{new}</h3><p>minimized:</p>"
+                         f"<pre>{e(b.minimized.program)}</pre>"
+                         f"<pre class=detail>{e(b.minimized.detail)}</pre>")  # fmt: skip
+            new = " (before minimizing)"
         parts.append(f"<h3>{e(b.name)}: {b.count} cases{new}</h3>"
                      f"<p>smallest failing program ({e(b.smallest.case)}, family "
                      f"{e(b.smallest.family)}):</p><pre>{e(b.smallest.program)}</pre>"

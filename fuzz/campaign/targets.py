@@ -71,15 +71,75 @@ def plan_clojure(opts: dict[str, Any]) -> Iterator[ShardSpec]:
                    "seed": int(seed), "start": start, "stop": stop}  # fmt: skip
 
 
-def _clojure_bucket(clojure: str, ours: str, family: str) -> str:
+def _clojure_kind(clojure: str, ours: str) -> str:
+    """How the two sides disagree (a bucket is this and the program's family)."""
     if clojure.startswith("error ") and not ours.startswith("error "):
-        return f"clojure errors, we return a value ({family})"
+        return "clojure errors, we return a value"
     if ours.startswith("error ") and not clojure.startswith("error "):
         code = ours[len("error ") :].split(":", 1)[0]
-        return f"we fail with {code}, Clojure returns a value ({family})"
+        return f"we fail with {code}, Clojure returns a value"
     if "(printed" in clojure or "(printed" in ours:
-        return f"printed output differs ({family})"
-    return f"values differ ({family})"
+        return "printed output differs"
+    return "values differ"
+
+
+def _clojure_bucket(clojure: str, ours: str, family: str) -> str:
+    return f"{_clojure_kind(clojure, ours)} ({family})"
+
+
+#: Our error codes that mean the program may not end: Clojure, which has no budget, would
+#: hang on it, so the minimizer never sends such a reduction to the JVM.
+_ENDLESS = ("step_limit_exceeded", "timeout", "memory_exceeded")
+
+
+def _may_not_end(source: str) -> bool:
+    import ptc_compiler
+
+    r = ptc_compiler.run(source, timeout_ms=2_000, max_steps=100_000)
+    return r.error is not None and (r.error.code in _ENDLESS or "infinite" in r.error.message)
+
+
+def run_minimize_clojure(spec: ShardSpec) -> ShardResult:
+    """Shrink one disagreement while it stays in its kind of disagreement; the finding is
+    the smallest program found (`cases`: the reductions tried)."""
+    from fuzz import clojure_diff
+    from fuzz.campaign.minimize import minimize
+
+    out = ShardResult("clojure-minimize", int(spec["index"]), worker=_worker())
+    command = clojure_diff.clojure_command()
+    if command is None:
+        out.note = clojure_diff.clojure_required()
+        return out
+    kind = str(spec["kind"])
+
+    def still_fails(batch: list[str]) -> list[bool]:
+        live = [(f"m{i:04d}", c) for i, c in enumerate(batch) if not _may_not_end(c)]
+        try:
+            outcomes, _ = clojure_diff.run_programs(live, command)
+        except RuntimeError:  # the JVM batch itself failed: keep what we have
+            return [False] * len(batch)
+        bad = {o.source for o in outcomes
+               if not o.agree and _clojure_kind(o.clojure, o.ours) == kind}  # fmt: skip
+        return [c in bad for c in batch]
+
+    small, tried = minimize(str(spec["program"]), still_fails)
+    [o], _ = clojure_diff.run_programs([("min", small)], command)
+    out.cases = tried
+    out.findings.append(Finding(str(spec["case"]), str(spec["family"]), str(spec["bucket"]),
+                                small, f"clojure: {o.clojure}\nours:    {o.ours}"))  # fmt: skip
+    return out
+
+
+def plan_minimize_clojure(findings: list[Finding]) -> Iterator[ShardSpec]:
+    """One shard per bucket: its smallest program, to be shrunk further."""
+    first: dict[str, Finding] = {}
+    for f in findings:
+        if f.bucket not in first or len(f.program) < len(first[f.bucket].program):
+            first[f.bucket] = f
+    for index, f in enumerate(sorted(first.values(), key=lambda f: f.bucket)):
+        yield {"campaign": "clojure-minimize", "index": index, "cases": None, "case": f.case,
+               "family": f.family, "bucket": f.bucket, "program": f.program,
+               "kind": f.bucket.rsplit(" (", 1)[0]}  # fmt: skip
 
 
 def run_clojure(spec: ShardSpec) -> ShardResult:
@@ -292,6 +352,7 @@ RUNNERS: dict[str, Callable[[ShardSpec], ShardResult]] = {
     "bad-args": run_bad_args,
     "host-data": run_host_data,
     "signatures": run_signatures,
+    "clojure-minimize": run_minimize_clojure,
 }
 
 
