@@ -16,11 +16,12 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
 from fuzz.campaign import engine, targets
-from fuzz.campaign.model import Outcome
+from fuzz.campaign.model import Finding, Outcome
 from ptc_compiler import fuzz_cli
 
 PLANS: dict[str, dict[str, Any]] = {
@@ -100,6 +101,24 @@ def test_clojure_differential_on_a_cluster(cluster: str) -> None:
     assert _run("clojure", CLOJURE, scheduler=cluster).fingerprint() == here.fingerprint()
 
 
+def test_a_clojure_disagreement_is_minimized() -> None:
+    # float `rem` is a documented difference: (rem 1.0E21 3) is 1.0 here, 0.0 in Clojure
+    _clojure_or_skip()
+    program = '(let [xs [1 2 3] m {:a (count xs)}]\n  [(:a m) (rem 1.0E21 3) (str "x")])'
+    [spec] = targets.plan_minimize_clojure(
+        [Finding("s0-00001", "let", "values differ (let)", program, "")])
+    [found] = engine.run_plan("clojure-minimize", [spec]).findings
+    assert found.program == "(rem 1.0E21 3)"
+    assert "clojure: 0.0" in found.detail and "ours:    1.0" in found.detail
+
+
+def test_a_shard_that_cannot_run_is_a_setup_note() -> None:
+    spec = {"campaign": "bad-args", "index": 0, "cases": 1, "seed": 0, "target": 10**6,
+            "spelling": "nope", "start": 0, "stop": 1}  # fmt: skip
+    [shard] = engine.run_plan("bad-args", [spec]).shards
+    assert shard.cases == 0 and shard.note.startswith("shard 0 failed: IndexError")
+
+
 def test_time_budget_stops_an_endless_plan() -> None:
     opts = {"seed": 0, "shard_size": 2}  # no count: endless
     out = _run("host-data", opts, minutes=0.02)
@@ -120,7 +139,10 @@ def test_cli_progress_table_db_and_report(tmp_path: Path) -> None:
         assert db.execute("SELECT family, program FROM findings").fetchall() == [("breaks", "-1")]
         assert db.execute("SELECT count(*) FROM runs").fetchone() == (1,)
     html = (tmp_path / "report-signatures.html").read_text()
-    assert "<svg" in html and "polyline" in html and "breaks" in html and "<b>new</b>" in html
+    assert "breaks" in html and "<b>new</b>" in html
+    svg = ElementTree.fromstring(html[html.index("<svg") : html.index("</svg>") + 6])
+    lines = svg.findall("{http://www.w3.org/2000/svg}polyline")
+    assert len(lines) == 2 and all(len(p.get("points", "").split()) >= 2 for p in lines)
     out2 = io.StringIO()
     fuzz_cli.main_fuzz(["signatures", "--properties-module", "fuzz.campaign.demo_properties",
                         "--examples", "30", "--seed", "1", "--jobs", "1", "--quiet",

@@ -23,6 +23,7 @@ import random
 import re
 import socket
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -359,6 +360,12 @@ RUNNERS: dict[str, Callable[[ShardSpec], ShardResult]] = {
 def run_shard(spec: ShardSpec) -> dict[str, Any]:
     """Run one shard (in whatever process this is) and return its result as plain data."""
     t0 = time.perf_counter()
-    result = RUNNERS[str(spec["campaign"])](spec)
+    try:
+        result = RUNNERS[str(spec["campaign"])](spec)
+    except Exception as exc:  # the shard could not run (a JVM that failed, a bad checkout)
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        result = ShardResult(str(spec["campaign"]), int(spec["index"]), worker=_worker(),
+                             note=f"shard {spec['index']} failed: {type(exc).__name__}: "
+                                  f"{str(exc)[:300]} ({where.filename}:{where.lineno})")  # fmt: skip
     result.seconds = time.perf_counter() - t0
     return result.to_dict()
