@@ -86,12 +86,12 @@ class Progress:
         now = self.last_print = time.perf_counter()
         elapsed = now - self.start
         rate = self.cases / elapsed if elapsed > 0 else 0.0
-        left = "?"
+        lefts = []  # what ends the run first: its last case at this rate, or the budget
         if self.total_cases is not None and rate > 0:
-            left = _clock((self.total_cases - self.cases) / rate)
+            lefts.append((self.total_cases - self.cases) / rate)
         if self.deadline is not None:
-            budget = _clock(self.deadline - now)
-            left = budget if left == "?" else min(left, budget, key=lambda c: (len(c), c))
+            lefts.append(self.deadline - now)
+        left = _clock(min(lefts)) if lefts else "?"
         of = f"/{self.total_cases}" if self.total_cases is not None else ""
         print(f"[{_clock(elapsed)}] {self.campaign}: {self.cases}{of} cases  {rate:8.1f} cases/s"
               f"  failures {self.findings}  left {left}", file=self.out, flush=True)  # fmt: skip
