@@ -6,6 +6,9 @@ best and the spread, and the ratio of the bests. Wall time includes starting the
 processes (and, for the Clojure differential, a JVM per shard), as a user sees it.
 
     python -m fuzz.scaling [--repeat 3] [--jobs 2] [--campaign NAME ...]
+
+`s/shard` is the smallest over the runs of the mean wall time of a shard: on an idle
+machine it stays the same from 1 to N jobs, and grows when the processes wait for a core.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ PLANS: dict[str, dict[str, Any]] = {
 }
 
 
-def measure(campaign: str, jobs: int) -> float:
-    """Cases/s of one run of `campaign`'s plan on `jobs` local processes."""
+def measure(campaign: str, jobs: int) -> tuple[float, float]:
+    """Cases/s of one run of `campaign`'s plan on `jobs` local processes, and the mean
+    wall time of its shards (a shard that takes longer with more jobs was starved of CPU)."""
     plan = list(targets.PLANS[campaign](PLANS[campaign]))
     out = engine.run_plan(campaign, iter(plan), jobs=jobs)
-    return out.cases / out.seconds
+    return out.cases / out.seconds, sum(s.seconds for s in out.shards) / len(out.shards)
 
 
 def main(argv: list[str]) -> int:
@@ -47,16 +51,20 @@ def main(argv: list[str]) -> int:
         from fuzz.strategies.bad_args import cap_campaign_memory
 
         cap_campaign_memory()
-    print(f"{'campaign':<11} {'jobs':>4}  {'cases/s per run':<30} {'best':>8} {'spread':>7}")
+    print(f"{'campaign':<11} {'jobs':>4}  {'cases/s per run':<30} {'best':>8} {'spread':>7}"
+          f"  {'s/shard':>7}")  # fmt: skip
     for campaign in args.campaign or list(PLANS):
         bests = {}
         for jobs in (1, args.jobs):
             runs = [measure(campaign, jobs) for _ in range(args.repeat)]
-            best = max(runs)
-            spread = (best - min(runs)) / best * 100
+            rates = [r for r, _ in runs]
+            best = max(rates)
+            spread = (best - min(rates)) / best * 100
             bests[jobs] = best
-            cells = " ".join(f"{r:.1f}" for r in runs)
-            print(f"{campaign:<11} {jobs:>4}  {cells:<30} {best:>8.1f} {spread:>6.0f}%", flush=True)
+            cells = " ".join(f"{r:.1f}" for r in rates)
+            shard = min(s for _, s in runs)
+            print(f"{campaign:<11} {jobs:>4}  {cells:<30} {best:>8.1f} {spread:>6.0f}%"
+                  f"  {shard:>7.2f}", flush=True)  # fmt: skip
         print(f"{campaign:<11} ratio {args.jobs}/1 of the bests: {bests[args.jobs] / bests[1]:.2f}",
               flush=True)  # fmt: skip
     return 0

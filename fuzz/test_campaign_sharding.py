@@ -156,3 +156,12 @@ def test_cli_host_data_and_bad_args_exit_zero_when_clean(tmp_path: Path) -> None
         out = io.StringIO()
         assert fuzz_cli.main_fuzz([*argv, "--jobs", "1", "--db", str(tmp_path)], out) == 0, out.getvalue()
         assert "total" in out.getvalue()
+
+
+def test_an_unreachable_scheduler_is_a_setup_error(tmp_path: Path) -> None:
+    dask = pytest.importorskip("dask")
+    out = io.StringIO()
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        rc = fuzz_cli.main_fuzz(["host-data", "--cases", "4", "--scheduler", "tcp://127.0.0.1:9",
+                                 "--db", str(tmp_path)], out)  # fmt: skip
+    assert rc == 2 and "cannot use scheduler tcp://127.0.0.1:9" in out.getvalue()

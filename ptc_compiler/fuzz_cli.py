@@ -203,9 +203,16 @@ def main_campaign(args: argparse.Namespace, out: TextIO) -> int:
     where = f"scheduler {args.scheduler}" if args.scheduler else f"{jobs} jobs"
     size = f"{total} cases" if total is not None else f"{args.minutes} min"
     print(f"ptc fuzz {args.target}: {size} on {where}", file=out, flush=True)
-    outcome = engine.run_plan(args.target, iter(plan), jobs=jobs, scheduler=args.scheduler,
-                              minutes=args.minutes, total_cases=total,
-                              out=None if args.quiet else out)  # fmt: skip
+    try:
+        outcome = engine.run_plan(args.target, iter(plan), jobs=jobs, scheduler=args.scheduler,
+                                  minutes=args.minutes, total_cases=total,
+                                  out=None if args.quiet else out)  # fmt: skip
+    except (OSError, ImportError) as exc:  # no dask, or no scheduler at that address
+        if args.scheduler is None:
+            raise
+        print(f"ptc fuzz: cannot use scheduler {args.scheduler}: {type(exc).__name__}: {exc}",
+              file=out)  # fmt: skip
+        return 2
     minimized: dict[str, Any] = {}
     if args.target == "clojure" and outcome.findings and not args.no_minimize:
         print("minimizing the smallest disagreement of each bucket...", file=out, flush=True)
