@@ -1,21 +1,35 @@
-"""`ptc fuzz signatures|clojure|bad-args ...`: the fuzz campaigns.
+"""`ptc fuzz clojure|bad-args|host-data|signatures|signature-corpus ...`: the fuzz campaigns.
 
-`ptc fuzz bad-args [--calls N] [--seed S] [--only NAME ...]` calls every builtin with every kind
-of bad argument (`fuzz/strategies/bad_args.py`: every combination up to two arguments, seeded
-draws for three, the refused counts) and checks each outcome is a value or a typed, located
-error without Python in its message. Exit status: 0 no problem, 1 problems, 2 setup.
+Every campaign is a plan of shards fixed by its options and seeds (`fuzz/campaign/targets.py`
+in a checkout), so its result is the same however it is spread:
 
-`ptc fuzz clojure [--programs N] [--seed S ...] [--out FILE]` is the generative differential
-campaign against Clojure 1.11 (`fuzz/clojure_diff.py`): N generated programs per seed, one JVM
-batch per seed, each compared with our result; disagreements go to FILE. Exit status: 0 all
-agree, 1 disagreements, 2 usage/setup (no checkout, no Clojure).
+* ``--jobs N`` runs the shards on N local processes (default: every core; 1 runs them here);
+* ``--scheduler ADDRESS`` runs them on a running dask.distributed cluster instead (the
+  ``fuzz`` extra installs dask; the workers need this checkout and the project installed);
+* ``--minutes M`` is a time budget: no new shard starts after M minutes. Without a count a
+  campaign is endless and the budget ends it.
 
-`ptc fuzz signatures [--examples N | --minutes M] [--seed S]` is the signature fuzz campaign.
+While it runs a campaign prints a progress line (cases, cases/s, failures, time left); at the
+end a table of cases and failures per family and, per bucket of failures, its smallest
+failing program. Findings go to one SQLite failure database (``<db>/failures.sqlite``, default
+``.ptc-fuzz/``) shared by every run and process, and the report to an HTML file with a plot of
+throughput and failures over time (``--report``, default ``<db>/report-<campaign>.html``).
 
-Runs the properties of `fuzz/properties.py` (a checkout's `fuzz/` package; hypothesis is a
-development dependency) with a hypothesis example database under `.ptc-fuzz/`, so a failing
-example is kept and replayed first by the next campaign. Shows progress while it runs and ends
-with a summary table. Exit status: 0 all properties held, 1 a property failed, 2 usage/setup.
+* ``clojure [--programs N] [--seed S ...] [--out FILE]``: generated programs against Clojure
+  1.11 (`fuzz/clojure_diff.py`); N programs per seed, disagreements also written to FILE;
+  each bucket's smallest disagreement is then minimized (`--no-minimize`: not).
+* ``bad-args [--calls N] [--seed S] [--only NAME ...]``: every builtin with every kind of bad
+  argument (`fuzz/strategies/bad_args.py`).
+* ``host-data [--cases N] [--seed S]``: host values of every Python shape, cases S..S+N-1
+  (`fuzz/strategies/host_data.py`).
+* ``signatures [--examples N] [--seed S] [--property NAME ...]``: the hypothesis properties of
+  `fuzz/properties.py`. With ``--seed`` every shard has its own derived example seed
+  (reproducible); without, shards draw fresh examples and share hypothesis's example database
+  under the db folder, so a failure one process found is replayed first by the others.
+* ``signature-corpus [--write]``: compare (or deliberately regenerate) the checked-in corpus
+  of signature error outputs, `fuzz/corpus/signature_errors.jsonl`.
+
+Exit status: 0 no failure, 1 failures (or a corpus that differs), 2 usage or setup.
 """
 
 from __future__ import annotations
@@ -23,31 +37,28 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
 DEFAULT_EXAMPLES = 1000
-BATCH = 500  # examples per property per round in --minutes mode
+DEFAULT_HOST_CASES = 1000
 
 
-@dataclass
-class Tally:
-    """What one property did during the campaign."""
-
-    name: str
-    examples: int = 0
-    seconds: float = 0.0
-    failure: str | None = None
-    rounds: int = 0
-    notes: list[str] = field(default_factory=list)
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="local processes (default: every core; 1 runs here)")  # fmt: skip
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="dask.distributed scheduler to run the shards on (tcp://host:port)")
+    p.add_argument("--shard-size", type=int, metavar="N", help="cases per shard")
+    p.add_argument("--db", type=Path, default=Path(".ptc-fuzz"),
+                   help="folder of the failure database (and hypothesis's examples)")  # fmt: skip
+    p.add_argument("--report", type=Path, metavar="FILE", help="HTML report file")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="ptc fuzz", description="Property-based fuzz campaigns.")
+    ap = argparse.ArgumentParser(prog="ptc fuzz", description="Fuzz campaigns.")
     sub = ap.add_subparsers(dest="target", required=True)
     sig = sub.add_parser("signatures", help="fuzz signature parse/validate/schema/render")
     budget = sig.add_mutually_exclusive_group()
@@ -57,18 +68,33 @@ def _parser() -> argparse.ArgumentParser:
     sig.add_argument(
         "--property", action="append", metavar="NAME", help="only this property (repeatable)"
     )
-    sig.add_argument("--db", type=Path, default=Path(".ptc-fuzz"), help="example database dir")
+    sig.add_argument("--properties-module", default="fuzz.properties", help=argparse.SUPPRESS)
+    _common(sig)
     clj = sub.add_parser("clojure", help="generated programs against Clojure 1.11")
     clj.add_argument("--programs", type=int, default=1000, metavar="N", help="programs per seed")
     clj.add_argument("--seed", type=int, action="append", metavar="S",
-                     help="generator seed (repeatable; default 0)")  # fmt: skip
+                     help="generator seed (repeatable; default 0; 0, 1, ... with --minutes)")
     clj.add_argument("--out", type=Path, default=Path("clojure-fuzz-report.clj"), metavar="FILE",
                      help="where disagreements are written")  # fmt: skip
+    clj.add_argument("--minutes", type=float, metavar="M", help="time budget")
+    clj.add_argument("--no-minimize", action="store_true",
+                     help="do not shrink each bucket's smallest disagreement")  # fmt: skip
+    _common(clj)
     bad = sub.add_parser("bad-args", help="every builtin with every kind of bad argument")
     bad.add_argument("--calls", type=int, metavar="N", help="stop after N calls (default: all)")
     bad.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the samples")
     bad.add_argument("--only", action="append", default=[], metavar="NAME",
                      help="only this builtin or spelling (repeatable)")  # fmt: skip
+    bad.add_argument("--minutes", type=float, metavar="M", help="time budget")
+    _common(bad)
+    host = sub.add_parser("host-data", help="host values of every Python shape")
+    host.add_argument("--cases", type=int, metavar="N",
+                      help=f"cases (default {DEFAULT_HOST_CASES}; endless with --minutes)")
+    host.add_argument("--seed", type=int, default=0, metavar="S", help="first case seed")
+    host.add_argument("--minutes", type=float, metavar="M", help="time budget")
+    _common(host)
+    corpus = sub.add_parser("signature-corpus", help="check or regenerate the signature corpus")
+    corpus.add_argument("--write", action="store_true", help="regenerate the checked-in file")
     return ap
 
 
@@ -77,184 +103,161 @@ def _load_module(name: str) -> ModuleType:
     try:
         return importlib.import_module(f"fuzz.{name}")
     except ModuleNotFoundError as exc:
-        if exc.name not in ("fuzz", f"fuzz.{name}"):
+        if exc.name not in ("fuzz", f"fuzz.{name}", f"fuzz.{name.split('.')[0]}"):
             raise
     here = Path(__file__).resolve().parent.parent
     for root in (Path.cwd(), here):
-        if (root / "fuzz" / f"{name.replace('.', '/')}.py").is_file():
+        if (root / "fuzz" / "campaign" / "__init__.py").is_file():
             sys.path.insert(0, str(root))
             sys.modules.pop("fuzz", None)
             return importlib.import_module(f"fuzz.{name}")
     raise ModuleNotFoundError(f"fuzz.{name}")
 
 
-def main_clojure(args: argparse.Namespace, out: TextIO) -> int:
-    """`ptc fuzz clojure`: run the campaign, write the disagreements, print a summary."""
-    if args.programs < 1:
-        print("ptc fuzz clojure: --programs must be at least 1", file=out)
-        return 2
-    try:
-        diff = _load_module("clojure_diff")
-    except ModuleNotFoundError as exc:
-        print(f"ptc fuzz clojure: cannot run ({exc}); run it from a checkout", file=out)
-        return 2
-    command = diff.clojure_command()
-    if command is None:
-        print(f"ptc fuzz clojure: {diff.clojure_required()}", file=out)
-        return 2
-    seeds: list[int] = args.seed or [0]
-    start = time.perf_counter()
-    rows: list[tuple[int, int, int, float]] = []  # seed, programs, disagreements, seconds
-    report: list[str] = []
-    for seed in seeds:
-        t0 = time.perf_counter()
-        programs = diff.seed_programs(seed, args.programs)
-        print(f"seed {seed}: {len(programs)} programs, running Clojure (one JVM)...",
-              file=out, flush=True)  # fmt: skip
+def run_shard_remote(root: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """Run one shard in this process (a pool or cluster worker): put the checkout `root` on
+    the path, then run it. Importable from the installed project, so a fresh worker can
+    unpickle it before it knows where the checkout is."""
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    targets = importlib.import_module("fuzz.campaign.targets")
+    result: dict[str, Any] = targets.run_shard(spec)
+    return result
 
-        def progress(done: int, total: int, seed: int = seed) -> None:
-            if done % 500 == 0 or done == total:
-                print(f"  seed {seed}: compared {done}/{total}", file=out, flush=True)
 
-        try:
-            outcomes, jvm = diff.run_programs(programs, command, progress)
-        except RuntimeError as exc:  # the runner itself failed: a setup problem
-            print(f"ptc fuzz clojure: {exc}", file=out)
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The campaign's own options (what fixes its cases), for its plan."""
+    opts: dict[str, Any] = {"shard_size": args.shard_size}
+    if args.target == "clojure":
+        seeds = args.seed or (None if args.minutes else [0])
+        opts |= {"programs": args.programs, "seeds": seeds}
+    elif args.target == "bad-args":
+        opts |= {"calls": args.calls, "seed": args.seed, "only": args.only}
+    elif args.target == "host-data":
+        cases = args.cases or (None if args.minutes else DEFAULT_HOST_CASES)
+        opts |= {"cases": cases, "seed": args.seed}
+    else:
+        examples = args.examples or (None if args.minutes else DEFAULT_EXAMPLES)
+        opts |= {"examples": examples, "seed": args.seed, "properties": args.property,
+                 "module": args.properties_module, "db": str(args.db.resolve())}  # fmt: skip
+    return opts
+
+
+def _preflight(args: argparse.Namespace, out: TextIO) -> int:
+    """0 when the campaign can start; else print why and return 2."""
+    if args.target == "clojure":
+        if args.programs < 1:
+            print("ptc fuzz clojure: --programs must be at least 1", file=out)
             return 2
-        bad = [o for o in outcomes if not o.agree]
-        report += [diff.describe(o) for o in bad]
-        rows.append((seed, len(outcomes), len(bad), time.perf_counter() - t0))
-        print(f"  seed {seed}: {len(bad)} disagreements (JVM {jvm:.1f}s)", file=out, flush=True)
-    header = f";; ptc fuzz clojure: seeds {seeds}, {args.programs} programs each\n"
-    args.out.write_text(header + "\n".join(report), encoding="utf-8")
-    print("", file=out)
-    print(f"{'seed':>8}  {'programs':>9}  {'disagree':>8}  {'agree %':>8}  {'seconds':>8}",
-          file=out)  # fmt: skip
-    for seed, n, bad_n, secs in rows:
-        print(f"{seed:>8}  {n:>9}  {bad_n:>8}  {100 * (n - bad_n) / n:>8.2f}  {secs:>8.1f}",
-              file=out)  # fmt: skip
-    total = sum(r[1] for r in rows)
-    failed = sum(r[2] for r in rows)
-    print(f"{'total':>8}  {total:>9}  {failed:>8}  {100 * (total - failed) / total:>8.2f}  "
-          f"{time.perf_counter() - start:>8.1f}", file=out)  # fmt: skip
-    print(f"disagreements written to {args.out}", file=out)
-    return 0 if failed == 0 else 1
+        if args.scheduler is None:  # on a cluster the workers check for themselves
+            diff = _load_module("clojure_diff")
+            if diff.clojure_command() is None:
+                print(f"ptc fuzz clojure: {diff.clojure_required()}", file=out)
+                return 2
+    if args.target == "signatures":
+        try:
+            import hypothesis  # noqa: F401 - a development dependency, checked up front
 
-
-def main_bad_args(args: argparse.Namespace, out: TextIO) -> int:
-    """`ptc fuzz bad-args`: the sweep of `fuzz/strategies/bad_args.py`, with its summary."""
-    try:
-        sweep = _load_module("strategies.bad_args")
-    except ModuleNotFoundError as exc:
-        print(f"ptc fuzz bad-args: cannot run ({exc}); run it from a checkout", file=out)
+            module = importlib.import_module(args.properties_module)
+        except ModuleNotFoundError as exc:
+            print(f"ptc fuzz: cannot run ({exc}); run it from a checkout with dev extras",
+                  file=out)  # fmt: skip
+            return 2
+        known = [p.name for p in module.PROPERTIES]
+        if args.property and not set(args.property) <= set(known):
+            print("ptc fuzz: no such property; known: " + ", ".join(known), file=out)
+            return 2
+    if args.target == "bad-args":
+        _load_module("strategies.bad_args").cap_campaign_memory()
+    if args.jobs is not None and args.jobs < 1:
+        print("ptc fuzz: --jobs must be at least 1", file=out)
         return 2
-    code: int = sweep.main_campaign(args.calls, args.seed, args.only, out)
-    return code
+    return 0
 
 
-def _load_properties() -> ModuleType:
-    """Import `fuzz.properties` from the current checkout (cwd or the package's parent)."""
-    return _load_module("properties")
-
-
-def _run_batch(prop: Any, tally: Tally, n: int, seed: int | None, db: Path) -> None:
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import seed as fix_seed
-    from hypothesis.database import DirectoryBasedExampleDatabase
-
-    count = [0]
-
-    def body(arg: Any) -> None:
-        count[0] += 1
-        prop.check(arg)
-
-    test = given(prop.strategy)(body)  # type: ignore[no-untyped-call]
-    test = settings(
-        max_examples=n,
-        deadline=None,
-        database=DirectoryBasedExampleDatabase(str(db / "signatures")),
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        print_blob=True,
-    )(test)
-    if seed is not None:
-        test = fix_seed(seed)(test)
-    t0 = time.perf_counter()
+def main_campaign(args: argparse.Namespace, out: TextIO) -> int:
+    """Plan, run (here, on local processes or on a cluster), record and report a campaign."""
     try:
-        test()
-    except Exception as exc:  # a falsified property (hypothesis already printed the example)
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        tally.failure = f"{type(exc).__name__}: {first}"[:200]
+        targets = _load_module("campaign.targets")
+    except ModuleNotFoundError as exc:
+        print(f"ptc fuzz {args.target}: cannot run ({exc}); run it from a checkout", file=out)
+        return 2
+    code = _preflight(args, out)
+    if code:
+        return code
+    engine = importlib.import_module("fuzz.campaign.engine")
+    report = importlib.import_module("fuzz.campaign.report")
+    failure_db = importlib.import_module("fuzz.campaign.failure_db")
+    opts = _options(args)
+    plan = targets.PLANS[args.target](opts)
+    total: int | None = None
+    endless = args.minutes is not None and (
+        (args.target == "clojure" and not args.seed)
+        or (args.target == "host-data" and not args.cases)
+        or (args.target == "signatures" and not args.examples)
+    )
+    if not endless:
+        plan = list(plan)
+        total = sum(int(s["cases"]) for s in plan)
+    jobs = args.jobs or engine.default_jobs()
+    where = f"scheduler {args.scheduler}" if args.scheduler else f"{jobs} jobs"
+    size = f"{total} cases" if total is not None else f"{args.minutes} min"
+    print(f"ptc fuzz {args.target}: {size} on {where}", file=out, flush=True)
+    try:
+        outcome = engine.run_plan(args.target, iter(plan), jobs=jobs, scheduler=args.scheduler,
+                                  minutes=args.minutes, total_cases=total,
+                                  out=None if args.quiet else out)  # fmt: skip
+    except (OSError, ImportError) as exc:  # no dask, or no scheduler at that address
+        if args.scheduler is None:
+            raise
+        print(f"ptc fuzz: cannot use scheduler {args.scheduler}: {type(exc).__name__}: {exc}",
+              file=out)  # fmt: skip
+        return 2
+    minimized: dict[str, Any] = {}
+    if args.target == "clojure" and outcome.findings and not args.no_minimize:
+        print("minimizing the smallest disagreement of each bucket...", file=out, flush=True)
+        shrunk = engine.run_plan("clojure-minimize",
+                                 targets.plan_minimize_clojure(outcome.findings),
+                                 jobs=jobs, scheduler=args.scheduler)  # fmt: skip
+        minimized = {f.bucket: f for f in shrunk.findings}
+    db = failure_db.FailureDB(args.db / "failures.sqlite")
+    try:
+        known = db.known_buckets(args.target)
+        db.record(outcome, opts, minimized)
     finally:
-        tally.seconds += time.perf_counter() - t0
-        tally.examples += count[0]
-        tally.rounds += 1
+        db.close()
+    report.print_table(outcome, out, known, minimized)
+    path = args.report or args.db / f"report-{args.target}.html"
+    report.write_html(outcome, path, opts, known, minimized)
+    print(f"report: {path}; failures recorded in {args.db / 'failures.sqlite'}", file=out)
+    if args.target == "clojure":
+        text = "\n".join(f";; {f.case} [{f.bucket}]\n{f.program}\n;; {f.detail}\n"
+                         for f in outcome.findings)  # fmt: skip
+        args.out.write_text(f";; ptc fuzz clojure: {opts}\n{text}", encoding="utf-8")
+        print(f"disagreements written to {args.out}", file=out)
+    if outcome.notes and not outcome.cases:
+        return 2
+    return 0 if not outcome.findings and not outcome.notes else 1
 
 
-def _summary(tallies: Sequence[Tally], elapsed: float, out: TextIO) -> None:
-    width = max(len("property"), *(len(t.name) for t in tallies))
-    print("", file=out)
-    print(f"{'property':<{width}}  {'examples':>9}  {'seconds':>8}  result", file=out)
-    print(f"{'-' * width}  {'-' * 9}  {'-' * 8}  ------", file=out)
-    for t in tallies:
-        result = "ok" if t.failure is None else "FAIL " + t.failure
-        print(f"{t.name:<{width}}  {t.examples:>9}  {t.seconds:>8.1f}  {result}", file=out)
-    total = sum(t.examples for t in tallies)
-    failed = sum(t.failure is not None for t in tallies)
-    print(f"{'total':<{width}}  {total:>9}  {elapsed:>8.1f}  {failed} failed", file=out)
+def main_corpus(args: argparse.Namespace, out: TextIO) -> int:
+    """`ptc fuzz signature-corpus`: compare the corpus, or regenerate it with --write."""
+    try:
+        corpus = _load_module("signature_corpus")
+    except ModuleNotFoundError as exc:
+        print(f"ptc fuzz signature-corpus: cannot run ({exc}); run it from a checkout", file=out)
+        return 2
+    code: int = corpus.main(["--write"] if args.write else [], out)
+    return code
 
 
 def main_fuzz(argv: list[str], out: TextIO | None = None) -> int:
     """Entry point of ``ptc fuzz``; `argv` excludes the ``fuzz`` word itself."""
     out = out or sys.stdout
     args = _parser().parse_args(argv)
-    if args.target == "clojure":
-        return main_clojure(args, out)
-    if args.target == "bad-args":
-        return main_bad_args(args, out)
-    try:
-        import hypothesis  # noqa: F401 - a development dependency, checked up front
-
-        module = _load_properties()
-    except ModuleNotFoundError as exc:
-        print(f"ptc fuzz: cannot run ({exc}); run it from a checkout with dev extras", file=out)
-        return 2
-    props = [p for p in module.PROPERTIES if not args.property or p.name in args.property]
-    if not props:
-        print("ptc fuzz: no such property; known: "
-              + ", ".join(p.name for p in module.PROPERTIES), file=out)  # fmt: skip
-        return 2
-    args.db.mkdir(parents=True, exist_ok=True)
-    tallies = {p.name: Tally(p.name) for p in props}
-    start = time.perf_counter()
-    budget = f"{args.minutes} min" if args.minutes else f"{args.examples or DEFAULT_EXAMPLES}/prop"
-    seed_note = f", seed {args.seed}" if args.seed is not None else ""
-    print(f"fuzzing signatures: {len(props)} properties, {budget}{seed_note}, db {args.db}",
-          file=out, flush=True)  # fmt: skip
-
-    def step(prop: Any, n: int, seed: int | None) -> None:
-        t = tallies[prop.name]
-        _run_batch(prop, t, n, seed, args.db)
-        mark = "ok" if t.failure is None else "FAIL"
-        stamp = time.strftime("%M:%S", time.gmtime(time.perf_counter() - start))
-        print(f"[{stamp}] {prop.name:<18} {t.examples:>8} examples  {mark}", file=out, flush=True)
-
-    if args.minutes is None:
-        for p in props:
-            step(p, args.examples or DEFAULT_EXAMPLES, args.seed)
-    else:
-        deadline = start + args.minutes * 60
-        rnd = 0
-        while time.perf_counter() < deadline:
-            live = [p for p in props if tallies[p.name].failure is None]
-            if not live:
-                break
-            for p in live:
-                if time.perf_counter() >= deadline:
-                    break
-                step(p, BATCH, None if args.seed is None else args.seed + rnd)
-            rnd += 1
-    _summary(list(tallies.values()), time.perf_counter() - start, out)
-    return 0 if all(t.failure is None for t in tallies.values()) else 1
+    if args.target == "signature-corpus":
+        return main_corpus(args, out)
+    return main_campaign(args, out)
 
 
 if __name__ == "__main__":

@@ -420,9 +420,8 @@ def report(result: Sweep, out: TextIO, per_builtin: int = 3) -> None:
             print("  " + p.render()[:400], file=out)
 
 
-def main_campaign(calls_budget: int | None, seed: int, only: Sequence[str], out: TextIO) -> int:
-    """`ptc fuzz bad-args`: the full sweep (every combination up to two arguments, 200
-    seeded draws for three), or its first `calls_budget` calls. Exit 0 when no problem."""
+def cap_campaign_memory() -> None:
+    """Cap this process's address space (and so its children's) at `CAMPAIGN_MEMORY_BYTES`."""
     try:
         import resource
 
@@ -431,6 +430,12 @@ def main_campaign(calls_budget: int | None, seed: int, only: Sequence[str], out:
             resource.setrlimit(resource.RLIMIT_AS, (CAMPAIGN_MEMORY_BYTES, hard))
     except (ImportError, ValueError, OSError):  # not on this platform: run without the cap
         pass
+
+
+def main_campaign(calls_budget: int | None, seed: int, only: Sequence[str], out: TextIO) -> int:
+    """`ptc fuzz bad-args`: the full sweep (every combination up to two arguments, 200
+    seeded draws for three), or its first `calls_budget` calls. Exit 0 when no problem."""
+    cap_campaign_memory()
     print(f"bad-args sweep: {len(targets())} spellings of {len(BUILTINS)} builtins, "
           f"{len(POOL)} argument kinds, seed {seed}", file=out, flush=True)  # fmt: skip
     result = sweep(2, 200, seed, max_calls=calls_budget, only=only, out=out)
