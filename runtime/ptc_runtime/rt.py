@@ -266,7 +266,7 @@ def tool(name: str, arg: object) -> object:
         raise PtcError(
             "invalid_tool_args", f"arguments of tool/{name} are too large", kind="protocol"
         )
-    args = to_tool_args(arg)
+    args = to_tool_args(arg, f"the arguments of tool/{name}", cap)
     ctx.check_time()
     return from_host(ctx.invoke_tool(name, args))
 
