@@ -336,8 +336,9 @@ def run(
     `state_owner` (any object: definitions and *1..*3 persist across its runs),
     `runtime` (a `Runtime` from `runtime()`), `bindings` (instead of `tools`),
     `native` (True: `value` is the PTC value, not its JSON projection; see `RunResult`).
-    Without `native`, both modes return the completion's lossless-JSON projection. `preludes`: prelude sources, files, artifacts or directories whose
-    exports the program calls as `ns/name`, in either mode (with `mode`, `cancel` and
+    Without `native`, both modes return the completion's lossless-JSON projection.
+    `preludes`: prelude sources, files, artifacts or directories whose exports the
+    program calls as `ns/name`, in either mode (with `mode`, `cancel` and
     `state_owner` only; a bad prelude raises `PreludeError`).
     """
     if preludes is not None:  # preludes: see ptc_compiler.prelude

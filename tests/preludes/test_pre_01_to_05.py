@@ -5,7 +5,6 @@ from __future__ import annotations
 from prelude_helpers import compile_error, env, failure, ok
 
 from ptc_compiler.prelude import compile_component
-from ptc_runtime.values import keyword
 
 
 def test_pre_01_ns_directive_and_docstring_parsed_form_before_ns_rejected() -> None:

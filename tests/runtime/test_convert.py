@@ -150,7 +150,7 @@ def test_to_tool_args() -> None:
         "1": "one",
     }
     # sets have no lossless JSON form: refused, naming the path
-    with pytest.raises(PtcError, match=r"a set at \["s"\]"):
+    with pytest.raises(PtcError, match=r'a set at \["s"\]'):
         to_tool_args({"s": PSet.from_iterable([keyword("x-y")])})
 
 
