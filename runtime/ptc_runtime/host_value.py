@@ -77,7 +77,7 @@ TOOL_ARGS: Final = Rules(
     True,
     True,
     "invalid_tool_args",
-    "exception",
+    "protocol",  # the program sent traffic with no JSON form
     "invalid_tool_args",
     "protocol",
 )
@@ -231,6 +231,8 @@ def to_host(
                     x = item
                 break
             else:
+                if used > cap:  # the closing brackets count too
+                    raise _over(rules, cap, what)
                 return root
             if used > cap:
                 raise _over(rules, cap, what)

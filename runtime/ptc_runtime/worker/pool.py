@@ -558,7 +558,7 @@ class WorkerPool:
                 error(perr.code, perr.message, perr.kind, getattr(perr, "details", None))
             except TimeoutError:
                 error("timeout", f"tool/{name} did not finish before the deadline", "timeout")
-            except Exception as exc:
+            except BaseException as exc:  # SystemExit & co from a tool: answered, not lost
                 rej = rejection(table, member, str(exc) or type(exc).__name__)
                 error(rej.code, rej.message, details=getattr(rej, "details", None))
 
