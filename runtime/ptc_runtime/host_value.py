@@ -107,6 +107,8 @@ class _Frame:
 
 
 _END: Final = object()
+#: distinct map keys whose text a walk remembers
+_KEY_CACHE: Final = 4096
 _PUSHED: Final = object()
 
 
@@ -131,6 +133,8 @@ def to_host(
     root: object = None
     x: Any = value
     ptc_values = rules.ptc_values
+    #: map keys met so far (keywords and strings repeat across records): text and cost
+    keys: dict[object, tuple[str, int]] = {}
     try:
         while True:
             # -- convert x (a leaf, or open a container) ------------------------------
@@ -140,7 +144,8 @@ def to_host(
                 used += len(x) + 2
                 if used > cap:
                     raise _over(rules, cap, what)
-                used += _str_extra(x)
+                if not (x.isascii() and x.isprintable() and '"' not in x and "\\" not in x):
+                    used += _str_extra(x)
                 v = x
             elif x is None:
                 used += 4
@@ -183,7 +188,11 @@ def to_host(
                     _attach(stack[-1], out_d)
                 else:
                     root = out_d
-                items = dict.items(x) if t is not PMap else x.items()
+                if t is PMap:  # its stored keys and values, read at C speed
+                    ks = x._keys()
+                    items: Any = zip(ks, map(x.vals.__getitem__, ks), strict=True)
+                else:
+                    items = dict.items(x)
                 stack.append(_Frame(out_d, iter(items), True))
                 v = _PUSHED
             elif ptc_values and t is Keyword:
@@ -205,7 +214,11 @@ def to_host(
                     if used > cap:
                         raise _over(rules, cap, what)
                     return v
-                _attach(stack[-1], v)
+                f = stack[-1]
+                if f.is_map:
+                    f.out[f.key] = v
+                else:
+                    f.out.append(v)
             if used > cap:
                 raise _over(rules, cap, what)
             # -- the next item ---------------------------------------------------------
@@ -222,11 +235,18 @@ def to_host(
                 if f.is_map:
                     k, x = item
                     f.shown = k
-                    key = _key_text(k, rules)
+                    tk = type(k)
+                    known = keys.get(k) if tk is Keyword or tk is str else None
+                    if known is None:
+                        key = _key_text(k, rules)
+                        known = (key, len(key) + 3 + _str_extra(key))  # quotes and ":"
+                        if (tk is Keyword or tk is str) and len(keys) < _KEY_CACHE:
+                            keys[k] = known
+                    key = known[0]
                     if key in f.out:
                         raise _Refused(f"two map keys that are both the JSON key {_show(key)}")
                     f.key = key
-                    used += len(key) + 3 + _str_extra(key)  # quotes and ":"
+                    used += known[1]
                 else:
                     x = item
                 break
