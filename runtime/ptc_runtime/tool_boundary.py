@@ -9,6 +9,7 @@ rules whichever mode runs the program.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import threading
 import time
@@ -118,7 +119,10 @@ def call_on_helper(
         finally:
             done.set()
 
-    helper = threading.Thread(target=work, name="ptc-tool-call", daemon=True)
+    # the tool sees the run's context, as it would on the program's own thread
+    helper = threading.Thread(
+        target=contextvars.copy_context().run, args=(work,), name="ptc-tool-call", daemon=True
+    )
     helper.start()
     while not done.wait(_TOOL_POLL_S):
         ctx.check_time()  # raises abort / timeout: the late result is discarded
