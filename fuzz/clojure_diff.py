@@ -65,7 +65,7 @@ def clojure_required() -> str:
 def compare_one(pid: str, source: str, status: str, payload: str, output: str) -> Outcome:
     """Run `source` here and compare with Clojure's (status, payload, output)."""
     edn, compare = conformance("edn"), conformance("compare")
-    result = ptc_compiler.run(source, timeout_ms=TIMEOUT_MS)
+    result = ptc_compiler.run(source, timeout_ms=TIMEOUT_MS, native=True)
     if status == "error":
         theirs = f"error {payload}"
         agree = not result.ok

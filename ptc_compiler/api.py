@@ -70,6 +70,14 @@ class RunResult:
     `outcome` is "value" (ordinary result), "return" (`(return v)`), "fail" (`(fail v)`:
     `ok` is False, `value` carries the fail payload and `error.code` is "fail"), or
     "error". `output` is the printed text in emission order.
+
+    `value` is the completion's lossless-JSON projection, the same in both modes: dicts
+    with `str` keys (a keyword key becomes its name), lists, strings, ints, floats,
+    booleans and None. A completion with no such form fails the run (`invalid-output`),
+    one over `max_value_bytes` too (`output-limit`). Run with `native=True` to get the
+    PTC value itself instead: then the completion is not projected and `value` and
+    `native` both hold it (keywords, sets, functions ...; printing it with `pr_str`
+    and a `limit` is bounded). Without `native=True`, `native` is None.
     """
 
     ok: bool
@@ -78,6 +86,7 @@ class RunResult:
     error: RunFailure | None = None
     outcome: Outcome_ = "value"
     steps: int = 0
+    native: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +131,7 @@ class Program:
 
 
 def result_of(res: seam.RunResult) -> RunResult:
-    """The public result for a seam result."""
+    """The public result for a seam result (the native value only if it was kept)."""
     output = res.text
     err = res.error
     failure = None
@@ -130,15 +139,17 @@ def result_of(res: seam.RunResult) -> RunResult:
         failure = RunFailure(
             err.kind, err.code, err.message, err.line, err.column, err.hint, err.details
         )
+    kept = res.native_value is not seam.MISSING
+    native = res.native_value if kept else None
     if res.outcome == "fail":
-        value = res.native_value if res.native_value is not seam.MISSING else res.fail_value
-        return RunResult(False, value, output, failure, "fail", res.steps)
+        value = res.native_value if kept else res.fail_value
+        return RunResult(False, value, output, failure, "fail", res.steps, native)
     if failure is not None:
         return RunResult(False, None, output, failure, "error", res.steps)
-    value = res.native_value if res.native_value is not seam.MISSING else res.value
+    value = res.native_value if kept else res.value
     if value is seam.MISSING:
         value = None
-    return RunResult(True, value, output, None, res.outcome, res.steps)
+    return RunResult(True, value, output, None, res.outcome, res.steps, native)
 
 
 _CacheKey = tuple[str, frozenset[str] | None, frozenset[str], bool]
@@ -320,7 +331,7 @@ def _spec(
     max_steps: int,
     options: dict[str, Any],
 ) -> tuple[seam.Runtime, seam.RunSpec]:
-    known = {"mode", "cancel", "state_owner", "runtime", "bindings"}
+    known = {"mode", "cancel", "state_owner", "runtime", "bindings", "native"}
     unknown = set(options) - known
     if unknown:
         raise TypeError(f"unknown run option(s): {', '.join(sorted(unknown))}")
@@ -335,12 +346,15 @@ def _spec(
         timeout_ms=timeout_ms,
         cancel=options.get("cancel"),
         state_owner=options.get("state_owner"),
-        discard_completion=rt.mode == "in-process",
         max_steps=max_steps,
     )
     spec = rt.resolve(request)
-    if rt.mode == "in-process":
-        spec = replace(spec, native=True)
+    native = options.get("native", False)
+    if type(native) is not bool:
+        raise TypeError("native must be a bool")
+    if native:
+        # the PTC value instead of its projection (isolated: the worker's native crossing)
+        spec = replace(spec, native=True, discard_completion=rt.mode == "in-process")
     return rt, spec
 
 
@@ -358,10 +372,11 @@ def run(
 
     Options: `mode` ("in-process" or "isolated"), `cancel` (a `CancelToken`),
     `state_owner` (any object: definitions and *1..*3 persist across its runs),
-    `runtime` (a `Runtime` from `runtime()`), `bindings` (instead of `tools`).
-    In-process runs return the completion as a PTC value; isolated runs return its
-    JSON projection. `preludes`: prelude sources, files, artifacts or directories whose
-    exports the program calls as `ns/name`, in either mode (with `mode`, `cancel` and
+    `runtime` (a `Runtime` from `runtime()`), `bindings` (instead of `tools`),
+    `native` (True: `value` is the PTC value, not its JSON projection; see `RunResult`).
+    Without `native`, both modes return the completion's lossless-JSON projection.
+    `preludes`: prelude sources, files, artifacts or directories whose exports the
+    program calls as `ns/name`, in either mode (with `mode`, `cancel` and
     `state_owner` only; a bad prelude raises `PreludeError`).
     """
     if preludes is not None:  # preludes: see ptc_compiler.prelude

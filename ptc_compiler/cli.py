@@ -87,6 +87,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             max_steps=args.max_steps,
             preludes=args.prelude or None,
             mode=args.mode,
+            # in-process the PTC value is printed with pr-str; isolated, its JSON projection
+            native=args.mode != "isolated",
         )
     except PtcError as err:  # a prelude that cannot be loaded or attached
         _report(api.RunFailure.from_error(err))

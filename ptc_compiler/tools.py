@@ -91,6 +91,9 @@ class Tool:
     effect: Effect | None = "unknown"
     doc: str | None = None
     private_to: tuple[str, ...] = ()
+    #: trusted host code that returns PTC values (keywords, sets, vector keys): its
+    #: results are measured but not held to lossless JSON (docs/security.md)
+    returns_ptc_data: bool = False
     contract: Signature | None = field(init=False, repr=False, compare=False)
     style: CallStyle = field(init=False, repr=False, compare=False)
     _model: Any = field(init=False, repr=False, compare=False)

@@ -40,6 +40,7 @@ def outcome(
     **run_options: Any,
 ) -> str:
     """Run `src` (`api.run` with `run_options`, e.g. `data=`, `max_steps=`) and describe it."""
+    run_options.setdefault("native", True)  # the PTC value, as the language defines it
     return describe(api.run(src, **run_options), steps=steps, output=output, position=position)
 
 

@@ -138,7 +138,7 @@ def test_fused_assoc_values_and_steps() -> None:
     ]
     src = "(reduce (fn [m x] (assoc m (:k x) (:v x))) {} data/xs)"
     assert "rt_t_assoc_fields" in ptc_compiler.compile(src).python_source
-    res = run(src, data={"xs": xs})
+    res = run(src, data={"xs": xs}, native=True)
     # the exact keyword wins; a later value keeps the key's place; a `_` name is its own
     # key (only a `-` name has other spellings)
     assert res.ok and res.steps == len(xs), res

@@ -9,7 +9,7 @@ from ptc_compiler import pr_str, run
 
 
 def value_of(src: str, **kwargs: object) -> str:
-    result = run(src, **kwargs)  # type: ignore[arg-type]
+    result = run(src, native=True, **kwargs)  # type: ignore[arg-type]
     assert result.error is None, result.error
     return pr_str(result.value)
 
@@ -286,7 +286,9 @@ def test_runs_do_not_share_definitions() -> None:
 
 
 def test_keyword_is_exported() -> None:
-    assert run(":a").value is ptc_compiler.Keyword("a")
+    assert run(":a", native=True).value is ptc_compiler.Keyword("a")
+    assert run(":a", native=True).native is ptc_compiler.Keyword("a")
+    assert run(":a").value == "a" and run(":a").native is None
 
 
 LINEAR_REDUCE = [

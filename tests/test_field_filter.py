@@ -11,12 +11,18 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler import run
 from ptc_compiler.lower import rules_sequences
 from ptc_runtime import context, fieldfilter
 from ptc_runtime.collections import PMap
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
+
+
+def run(source: str, **options: Any) -> ptc_compiler.RunResult:
+    """`ptc_compiler.run` asking for the PTC value: these tests check PTC semantics."""
+    options.setdefault("native", True)
+    return ptc_compiler.run(source, **options)
+
 
 HOFS = ["filter", "filterv", "remove"]
 LITERALS = ['"a"', '"b"', ":a", "nil", "true", "false"]

@@ -274,13 +274,17 @@ def test_no_pickle_or_marshal_from_the_worker() -> None:
 
 
 def test_keyword_keys_in_tool_results_and_data_reach_the_worker_as_strings() -> None:
-    # Host tools may return what `from_host` accepts in-process (keyword and vector map
-    # keys); across the JSON protocol they arrive spelled as strings, never as a failure.
+    # A tool marked `returns_ptc_data` (trusted host code) may return what `from_host`
+    # accepts in-process (keyword and vector map keys); across the JSON protocol they
+    # arrive spelled as strings, never as a failure. Unmarked tools must return plain
+    # JSON (tests/test_host_boundary.py).
     from ptc_runtime.seam import BindingNamespace
     from ptc_runtime.values import keyword
 
     def lookup(_args: object) -> object:
         return {keyword("status"): keyword("paid"), (1, 2): "pair", "n": {3, 4}}
+
+    lookup.returns_ptc_data = True  # type: ignore[attr-defined]
 
     with workers() as runtime:
         r = go(

@@ -11,11 +11,19 @@ from __future__ import annotations
 import copy
 import random
 import re
+from typing import Any
 
 import pytest
 
 import ptc_compiler
-from ptc_compiler import pr_str, run
+from ptc_compiler import pr_str
+
+
+def run(source: str, **options: Any) -> ptc_compiler.RunResult:
+    """`ptc_compiler.run` asking for the PTC value: these tests check PTC semantics."""
+    options.setdefault("native", True)
+    return ptc_compiler.run(source, **options)
+
 
 KEYS = [":a", ":b", '"c"', "0", ":d-e", '"d_e"', ":d_e", "x"]
 FNS = [

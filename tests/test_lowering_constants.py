@@ -43,7 +43,7 @@ def test_all_keywords_of_a_module_are_made_by_one_statement() -> None:
     assert module.body.index(stmt) < min(
         i for i, s in enumerate(module.body) if isinstance(s, ast.FunctionDef)
     )
-    result = api.run(source)
+    result = api.run(source, native=True)
     assert result.ok, result.error
     assert result.value == {
         keyword("a"): 1,

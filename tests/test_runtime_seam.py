@@ -194,9 +194,13 @@ def test_tool_call_exact_names_and_json(rt: Runtime) -> None:
         seen.append(args)
         return {"got": args, "list": [1, 2]}
 
-    r = go(rt, "(tool/echo {:user-id 1 :tags #{:a} :kw :x})", bindings=tools(echo=echo))
+    r = go(rt, "(tool/echo {:user-id 1 :tags [:a] :kw :x})", bindings=tools(echo=echo))
     assert r.ok and r.value["got"] == {"user_id": 1, "tags": ["a"], "kw": "x"}
     assert seen == [{"user_id": 1, "tags": ["a"], "kw": "x"}]
+    # a set has no lossless JSON form: refused with the path, the tool is not called
+    r = go(rt, "(tool/echo {:user-id 1 :tags #{:a}})", bindings=tools(echo=echo))
+    assert r.error is not None and r.error.code == "invalid_tool_args"
+    assert "a set at [:tags]" in r.error.message and len(seen) == 1
     r = go(rt, "(tool/__class__ {})", bindings=tools(__class__=lambda a: "plain name"))
     assert r.value == "plain name"
 

@@ -19,9 +19,16 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler import pr_str, run
+from ptc_compiler import pr_str
 from ptc_runtime.transient import update_fields
 from tests.outcomes import lisp_literal
+
+
+def run(source: str, **options: Any) -> ptc_compiler.RunResult:
+    """`ptc_compiler.run` asking for the PTC value: these tests check PTC semantics."""
+    options.setdefault("native", True)
+    return ptc_compiler.run(source, **options)
+
 
 PREFIX_KEYS = [":a", '"a"', ":d-e", "(:p e)", "(:q e)", "(get e :p)"]
 LEAVES = [":n", '"n"', ":m", ":d-e", '"d_e"']

@@ -270,7 +270,7 @@ def check_source(src: str, line: int, column: int | None, has_fn: bool) -> list[
     try:
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
-            res = run(src, timeout_ms=TIMEOUT_MS, max_steps=MAX_STEPS)
+            res = run(src, timeout_ms=TIMEOUT_MS, max_steps=MAX_STEPS, native=True)
     except BaseException as exc:  # the host must never see one
         if isinstance(exc, KeyboardInterrupt):
             raise

@@ -420,6 +420,8 @@ class _MissionRuntime:
                 record.finished = next(self._clock)
 
         call.__name__ = name.replace("-", "_")
+        # a tool trusted to return PTC values keeps that trust through the recording
+        call.returns_ptc_data = getattr(fn, "returns_ptc_data", False) is True  # type: ignore[attr-defined]
         return call
 
     def _dispatch(self, record: _Call, fn: Callable[..., Any], args: Any) -> Any:
@@ -664,7 +666,13 @@ class AgentHost:
     def tools(self) -> dict[str, Tool]:
         def private(fn: Callable[[Any], Any], name: str) -> Tool:
             # An untyped one-argument callable: the tool receives the argument map as is.
-            return Tool(lambda args: fn(args), name=name, private_to=(TOOL_OWNERS[name],))
+            # the kernel's own tools hand PTC values (mission values, envelopes) back
+            return Tool(
+                lambda args: fn(args),
+                name=name,
+                private_to=(TOOL_OWNERS[name],),
+                returns_ptc_data=True,
+            )
 
         return {
             "llm-request": private(self.llm_request, "llm-request"),

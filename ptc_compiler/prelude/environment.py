@@ -287,9 +287,9 @@ class Environment:
     ) -> Any:
         """Run `source` here; `data` (if given) is merged over the environment's data.
 
-        In-process the value is the PTC value; isolated, its JSON projection (as for
-        `ptc_compiler.run`), or with `native=True` the value as PTC data
-        (`ptc_runtime.worker.crossing`: functions and other non-data as inert labels)."""
+        The value is the completion's JSON projection in both modes (as for
+        `ptc_compiler.run`), or with `native=True` the value as PTC data (isolated:
+        `ptc_runtime.worker.crossing`, functions and other non-data as inert labels)."""
         from ptc_compiler.api import result_of
 
         spec = self._spec(source, data, timeout_ms, max_steps, state_owner, cancel, native)
@@ -335,12 +335,12 @@ class Environment:
             timeout_ms=self.timeout_ms if timeout_ms is ... else timeout_ms,  # type: ignore[arg-type]
             cancel=cancel,
             state_owner=state_owner,
-            # In-process the native value is returned; a worker must send the projection.
-            discard_completion=self.mode == "in-process",
+            # with native=True in-process the PTC value itself is returned, unprojected
+            discard_completion=native and self.mode == "in-process",
             max_steps=max_steps or self.max_steps,
         )
         spec = self.runtime.resolve(request)
-        return replace(spec, native=True) if self.mode == "in-process" or native else spec
+        return replace(spec, native=True) if native else spec
 
     # -- inventory ----------------------------------------------------------------------
 

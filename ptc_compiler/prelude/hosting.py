@@ -56,7 +56,7 @@ def run_with_preludes(
     max_steps: int,
     options: Mapping[str, Any],
 ) -> Any:
-    unknown = set(options) - {"mode", "cancel", "state_owner"}
+    unknown = set(options) - {"mode", "cancel", "state_owner", "native"}
     if unknown:
         raise TypeError(
             f"run option(s) not available with preludes: {', '.join(sorted(unknown))}"
@@ -72,6 +72,7 @@ def run_with_preludes(
         max_steps=max_steps,
         state_owner=options.get("state_owner"),
         cancel=options.get("cancel"),
+        native=options.get("native", False) is True,
     )
 
 

@@ -5,12 +5,11 @@ Shared by the in-process runtime and the worker process (`ptc_runtime.worker.mai
 
 from __future__ import annotations
 
-import json
-
 from ptc_runtime.context import RunContext
 from ptc_runtime.errors import PtcError
 from ptc_runtime.executor import Outcome
-from ptc_runtime.limits import Limits, encode_json
+from ptc_runtime.host_value import COMPLETION, to_host
+from ptc_runtime.limits import Limits
 from ptc_runtime.printer import pr_str
 from ptc_runtime.run_contract import (
     MISSING,
@@ -21,6 +20,7 @@ from ptc_runtime.run_contract import (
     output_entries,
 )
 from ptc_runtime.state import Environment
+from ptc_runtime.values import VarRef
 
 
 def finish(
@@ -43,9 +43,11 @@ def finish(
     return RunResult(value=value, output=output, outcome=outcome, steps=used)
 
 
-def project(value: object, limits: Limits) -> object:
-    """The completion as lossless JSON (kinds `invalid-output` / `output-limit`)."""
-    return json.loads(encode_json(value, limits.max_value_bytes, "the result value"))
+def project(value: object, limits: Limits, what: str = "the result value") -> object:
+    """The completion as its lossless-JSON projection (`ptc_runtime.host_value`): kind
+    `invalid-output` naming the path for a part with no JSON form, `output-limit` past
+    `max_value_bytes`."""
+    return to_host(value, limits.max_value_bytes, what, COMPLETION)
 
 
 def settle(
@@ -65,7 +67,7 @@ def settle(
         if env is not None:
             env.rollback()
         try:
-            fv: object = project(out.value, limits)
+            fv: object = project(out.value, limits, "the fail value")
         except PtcError:
             fv = _preview(out.value)
         failure = RunFailure("exception", "fail: " + _preview(out.value), "fail")
@@ -79,7 +81,10 @@ def settle(
         )
     value: object = MISSING
     try:
-        if not spec.discard_completion:
+        # A program that ends with a definition (`(def x 1)`, `(defn f ...)`) completes
+        # with no value, as a declaration does in a REPL: the var display `#'x` has no
+        # JSON form and is not data.
+        if not spec.discard_completion and type(out.value) is not VarRef:
             value = project(out.value, limits)
         if env is not None:
             env.commit(

@@ -26,6 +26,7 @@ from typing import Any, Final
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec, kind_name, to_key
 from ptc_runtime.context import Records
 from ptc_runtime.errors import PtcError
+from ptc_runtime.host_value import TOOL_ARGS, to_host
 from ptc_runtime.printer import pr_str
 from ptc_runtime.records import current_registry, register, revoke
 from ptc_runtime.temporal import Temporal
@@ -485,65 +486,13 @@ _REFERENTS_SEE_KEYS: Final = _probe_referents()
 # ---------------------------------------------------------------- to_tool_args
 
 
-def _arg_key(k: object) -> str:
-    k = k.value if type(k) is EqKey else k
-    t = type(k)
-    if t is Keyword:
-        return k.name.replace("-", "_")  # type: ignore[attr-defined, no-any-return]
-    if t is str:
-        return k.replace("-", "_")  # type: ignore[attr-defined, no-any-return]
-    if isinstance(k, Temporal):
-        return str(k)
-    return pr_str(k, limit=200)
+def to_tool_args(x: object, what: str = "the tool arguments", cap: int = 8 * 262_144) -> object:
+    """Normalise tool arguments: string keys with `_` for `-`, keyword values as names.
 
-
-def _args_open(x: object) -> tuple[int, Any]:
-    t = type(x)
-    if t is Keyword:
-        return -1, x.name  # type: ignore[attr-defined]
-    if t in _SCALARS:
-        return -1, x
-    if t is list or t is PVec:
-        return _VEC, x
-    if t is dict or t is PMap:
-        return _MAP, ((k, _arg_key(k), v) for k, v in x.items())  # type: ignore[attr-defined]
-    if t is PSet:
-        return _SET, x.m.values()  # type: ignore[attr-defined]
-    if t is SymbolRef:
-        return -1, x.name  # type: ignore[attr-defined]
-    if isinstance(x, Temporal):
-        return -1, str(x)  # Java canonical text
-    raise PtcError("invalid_tool_args", f"a {kind_name(x)} cannot be passed to a tool")
-
-
-def _args_close(kind: int, orig: object, children: list[Any], changed: bool) -> object:
-    if kind == _VEC:
-        return children
-    if kind == _MAP:
-        out: dict[str, object] = {}
-        for k, v in children:
-            if k in out:
-                raise PtcError(
-                    "invalid_tool_args",
-                    f"ambiguous tool arguments: two keys normalise to {k!s}",
-                    hint="keys are sent as strings with - replaced by _",
-                )
-            out[k] = v
-        return out
-    seen: set[object] = set()
-    for c in children:
-        key = to_key(c)
-        if key in seen:
-            raise PtcError(
-                "invalid_tool_args", "ambiguous tool arguments: set elements collapse together"
-            )
-        seen.add(key)
-    return children
-
-
-def to_tool_args(x: object) -> object:
-    """Normalise tool arguments: string keys with `_` for `-`, keyword values as names."""
-    return _walk(x, _args_open, _args_close)
+    The arguments must be lossless JSON (`ptc_runtime.host_value.TOOL_ARGS`): a set, a
+    function, NaN or two keys that normalise to the same text is `invalid_tool_args`
+    naming the path; `cap` bounds the walk (the exact byte cap is checked after)."""
+    return to_host(x, cap, what, TOOL_ARGS)
 
 
 # ---------------------------------------------------------------- to_json_value

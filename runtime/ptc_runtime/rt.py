@@ -269,7 +269,7 @@ def tool(name: str, arg: object) -> object:
         raise PtcError(
             "invalid_tool_args", f"arguments of tool/{name} are too large", kind="protocol"
         )
-    args = to_tool_args(arg)
+    args = to_tool_args(arg, f"the arguments of tool/{name}", cap)
     ctx.check_time()
     result = ctx.invoke_tool(name, args)
     return result if type(result) is PtcImage else from_host(result)

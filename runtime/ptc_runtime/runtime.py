@@ -33,6 +33,7 @@ from ptc_runtime.limits import DEFAULT_LIMITS, Limits
 from ptc_runtime.run_contract import (
     Compiled,
     Compiler,
+    Kind,
     Mode,
     RunFailure,
     RunRequest,
@@ -71,6 +72,9 @@ class Runtime:
         self._init_compiled: Compiled | None = None
         self._admitted = False
         self._closed = False
+        #: the cancel tokens of the runs in flight (`close` cancels and awaits them)
+        self._inflight: set[_LinkedCancel] = set()
+        self._inflight_cond = threading.Condition()
         self._pool: Any = None
         self._pool_size = pool_size
         if mode == "isolated":
@@ -208,10 +212,22 @@ class Runtime:
         return dispose
 
     def close(self) -> None:
-        """Stop admission, release every environment and stop the worker pool (idempotent)."""
+        """Stop admission, cancel every in-flight run and wait for each to end, then
+        release every environment and stop the worker pool (idempotent).
+
+        A cancelled run ends at its next check (in-process: within a loop pass; one
+        waiting for a tool stops waiting at once, see `tool_boundary.call_on_helper`;
+        isolated: its worker is told to stop and killed after the grace period)."""
         self._closed = True
         if self._pool is not None:  # first: cancels in-flight runs, which hold env locks
             self._pool.close()
+        with self._inflight_cond:
+            for token in list(self._inflight):
+                token.cancel()
+            while self._inflight:
+                self._inflight_cond.wait(0.05)
+                for token in list(self._inflight):  # runs admitted while closing
+                    token.cancel()
         with self._owners_lock:
             owners = list(self._owners.values())
             self._owners.clear()
@@ -253,13 +269,61 @@ class Runtime:
             raise TypeError("run() takes a RunSpec from resolve()")
         if self._closed:
             raise RuntimeError("this runtime was closed")
+        if spec.cancel is not None and spec.cancel.cancelled:
+            # cancelled before it started: nothing runs, nothing is created
+            return _stopped(self.mode, "abort", "abort", "run cancelled before it started")
         self._admitted = True
+        token = _LinkedCancel(spec.cancel)
+        spec = replace(spec, cancel=token)
+        with self._inflight_cond:
+            self._inflight.add(token)
+        try:
+            return self._run_admitted(spec, token, loop)
+        finally:
+            with self._inflight_cond:
+                self._inflight.discard(token)
+                self._inflight_cond.notify_all()
+
+    def _run_admitted(
+        self, spec: RunSpec, token: CancelToken, loop: asyncio.AbstractEventLoop | None
+    ) -> RunResult:
+        start = time.monotonic()
         env, retained = self._env_for(spec.state_owner)
-        with env.lock:
+        # A run queued behind its state owner's previous run waits for the owner's lock,
+        # but not past its own cancel or deadline: the wait is part of its elapsed budget.
+        while not env.lock.acquire(timeout=_QUEUE_POLL_S):
+            if token.cancelled:
+                return _stopped(self.mode, "abort", "abort", "run cancelled while queued")
+            waited_ms = (time.monotonic() - start) * 1000.0
+            if spec.timeout_ms is not None and waited_ms >= spec.timeout_ms:
+                return _stopped(
+                    self.mode,
+                    "timeout",
+                    "timeout",
+                    f"execution exceeded its deadline ({spec.timeout_ms:.0f} ms) while "
+                    "queued behind the state owner's previous run",
+                )
+        try:
+            if token.cancelled:
+                return _stopped(self.mode, "abort", "abort", "run cancelled while queued")
+            if spec.timeout_ms is not None:
+                waited_ms = (time.monotonic() - start) * 1000.0
+                if waited_ms >= spec.timeout_ms:
+                    return _stopped(
+                        self.mode,
+                        "timeout",
+                        "timeout",
+                        f"execution exceeded its deadline ({spec.timeout_ms:.0f} ms) while "
+                        "queued behind the state owner's previous run",
+                    )
+                if waited_ms > 1.0:
+                    spec = replace(spec, timeout_ms=spec.timeout_ms - waited_ms)
             if self._pool is not None:
                 result: RunResult = self._pool.run(self, spec, env, loop)
             else:
                 result = self._run_local(spec, env, retained, loop)
+        finally:
+            env.lock.release()
         if getattr(env, "discard", False):
             self._forget(spec.state_owner, env)
         return result
@@ -328,6 +392,15 @@ class Runtime:
             return finish(ctx, None, err, "error", spec)
         outcome = execute(compiled.code, ctx, compiled.fn_names)
         return settle(ctx, outcome, spec, env if retained else None, limits)
+
+
+#: How often a run queued behind its state owner looks at its cancel token and deadline.
+_QUEUE_POLL_S: Final = 0.02
+
+
+def _stopped(mode: Mode, kind: Kind, code: str, message: str) -> RunResult:
+    """The result of a run that ended before its program started."""
+    return RunResult(error=RunFailure(kind, message, code), outcome="error", mode=mode)
 
 
 class _LinkedCancel(CancelToken):

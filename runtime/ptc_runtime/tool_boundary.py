@@ -9,10 +9,12 @@ rules whichever mode runs the program.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
+import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ptc_runtime import context
 from ptc_runtime.bindings import (
@@ -24,8 +26,9 @@ from ptc_runtime.bindings import (
 )
 from ptc_runtime.context import RunContext
 from ptc_runtime.errors import LimitExceeded, PtcError, bound_message
+from ptc_runtime.host_value import TOOL_RESULT, to_host
 from ptc_runtime.images import PtcImage
-from ptc_runtime.limits import Limits, encode_json
+from ptc_runtime.limits import Limits, encode_json, measure
 
 
 def tool_names(bindings: tuple[BindingNamespace, ...]) -> frozenset[str]:
@@ -56,7 +59,12 @@ def make_invoker(
     limits: Limits,
     loop: asyncio.AbstractEventLoop | None,
 ) -> Callable[[str, object], object]:
-    """The in-process tool path: exact-name lookup, byte caps both ways, call budget."""
+    """The in-process tool path: exact-name lookup, byte caps both ways, call budget.
+
+    The host function runs on a helper thread (`call_on_helper`) while the program's
+    thread waits for it, checking the run's cancel token and deadline: a run cancelled
+    or out of time during a tool call ends (`abort` / `timeout`) without waiting for the
+    tool, whose late result is discarded."""
 
     def invoke(name: str, args: object) -> object:
         ns, member, fn = binding_member(bindings, name) if type(name) is str else (None, "", None)
@@ -66,9 +74,8 @@ def make_invoker(
         cur = context.current()
         count_tool_call(cur, limits)
         cur.check_time()
-        remaining = None if cur.deadline is None else max(0.0, cur.deadline - time.monotonic())
         try:
-            result = call_host(fn, args, loop, remaining, lambda: _cancelled(cur))
+            result = call_on_helper(fn, args, loop, cur)
         except BindingRejection as exc:
             raise rejection(ns, member, str(exc) or "rejected") from None
         except PtcError:
@@ -78,14 +85,63 @@ def make_invoker(
             raise LimitExceeded(
                 "timeout", f"tool/{name} did not finish before the deadline", kind="timeout"
             ) from None
-        except Exception as exc:  # the host's tool failed: typed, bounded, no traceback
+        except BaseException as exc:
+            # the host's tool failed, including SystemExit / KeyboardInterrupt /
+            # GeneratorExit raised inside it: typed, bounded, no traceback, never past
+            # run(); the program sees its type only, the text goes to the host's log
             raise host_failure(ns, member, exc) from None
         if type(result) is PtcImage:  # an image descriptor is the whole result
             return result
-        check_tool_result(ns, name, result, limits)
-        return result
+        return check_tool_result(ns, name, result, limits)
 
     return invoke
+
+
+#: How often a program's thread waiting for a tool looks at its cancel token and deadline.
+_TOOL_POLL_S: Final = 0.02
+
+
+def call_on_helper(
+    fn: Callable[..., Any],
+    args: object,
+    loop: asyncio.AbstractEventLoop | None,
+    ctx: RunContext,
+) -> object:
+    """Call host function `fn` on a helper thread; the caller's run can stop waiting.
+
+    Returns the tool's result or raises what it raised. If the run is cancelled or its
+    deadline passes first, raises the run's `abort` / `timeout` (`ctx.check_time`) at
+    once; the helper thread is left to finish and its result is dropped (a thread cannot
+    be stopped from outside: the host's function decides when it returns).
+    """
+    done = threading.Event()
+    box: list[Any] = []
+
+    def cancelled() -> bool:
+        return _cancelled(ctx) or (ctx.deadline is not None and time.monotonic() > ctx.deadline)
+
+    def work() -> None:
+        remaining = None if ctx.deadline is None else max(0.0, ctx.deadline - time.monotonic())
+        try:
+            box.append((True, call_host(fn, args, loop, remaining, cancelled)))
+        except BaseException as exc:  # handed to the program's thread, never lost
+            box.append((False, exc))
+        finally:
+            done.set()
+
+    # the tool sees the run's context, as it would on the program's own thread
+    helper = threading.Thread(
+        target=contextvars.copy_context().run, args=(work,), name="ptc-tool-call", daemon=True
+    )
+    helper.start()
+    while not done.wait(_TOOL_POLL_S):
+        ctx.check_time()  # raises abort / timeout: the late result is discarded
+    ok, value = box[0]
+    if ok:
+        return value
+    if isinstance(value, TimeoutError) and _cancelled(ctx):
+        ctx.check_time()  # a cancel that stopped an awaited tool is an abort
+    raise value
 
 
 def _cancelled(ctx: RunContext) -> bool:
@@ -115,30 +171,61 @@ def count_tool_call(ctx: RunContext, limits: Limits) -> None:
 
 def check_tool_result(
     ns: BindingNamespace | None, name: str, result: object, limits: Limits
-) -> None:
-    """Tool results must be JSON-like and under the result cap (host data: C encoder).
+) -> object:
+    """Check a tool's result is plain JSON data under `tool_result_bytes` and return it,
+    or raise a typed error.
 
-    Map keys may be what `from_host` accepts besides strings: keywords and tuples (vector
-    keys) are measured by their JSON spelling, as keyword values already are.
+    Host data must be lossless JSON (`ptc_runtime.host_value.TOOL_RESULT`): dicts with
+    `str` keys, lists (tuples read as lists), strings, finite numbers, booleans, None.
+    A set, a non-string key, NaN, a lone surrogate or any other object is refused with
+    the tool's name and the path to the part; shared structure costs what its encoding
+    would, so a heavily shared result fails at the cap instead of hanging the host.
+
+    A host function with a true `returns_ptc_data` attribute (trusted host code that
+    hands PTC values back, e.g. keywords, sets and vector keys) is only measured.
     """
+    member = name.split("/", 1)[1] if "/" in name else name
+    fn = ns.functions.get(member) if ns is not None else None
+    label = f"{ns.name if ns is not None else 'tool'}/{member}"
+    if getattr(fn, "returns_ptc_data", False) is True:
+        _measure_ptc_result(ns, member, label, result, limits)
+        return result
+    try:
+        # validated, then handed on as it is: `from_host` reads it in place (a host that
+        # tracks its results by identity, as the agent kernel does, still sees them)
+        to_host(result, limits.tool_result_bytes, "its result", TOOL_RESULT)
+        return result
+    except LimitExceeded as err:
+        raise PtcError(
+            "tool_result_too_large",
+            f"{label} returned more than {limits.tool_result_bytes} bytes "
+            f"(limit tool_result_bytes)",
+        ) from err
+    except PtcError as err:
+        raise rejection(ns, member, err.message) from None
+    except Exception:  # a host object's own method raised while read: the host's value
+        raise rejection(ns, member, "returned a value that could not be read") from None
+
+
+def _measure_ptc_result(
+    ns: BindingNamespace | None, member: str, label: str, result: object, limits: Limits
+) -> None:
+    """The size check of a trusted PTC-data result: bounded first (`measure` stops at its
+    cap, shared structure included), then the JSON spelling of its keys and values."""
+    cap = limits.tool_result_bytes
+    if measure(result, 8 * cap) > 8 * cap:
+        raise PtcError("tool_result_too_large", f"{label} returned more than {cap} bytes")
     try:
         text = _encode_result(result)
     except TypeError:
         try:
             text = _encode_result(_keys_as_text(result))
         except Exception:  # any failure of the host's value: as below
-            raise rejection(ns, name, "returned a value that is not JSON") from None
+            raise rejection(ns, member, "returned a value that is not JSON") from None
     except Exception:
-        # ValueError (NaN, a cycle), RecursionError, or a host object's own method (a dict
-        # subclass's items, a list subclass's __iter__) raising: the host's value, not ours
-        raise rejection(ns, name, "returned a value that is not JSON") from None
-    if len(text) > limits.tool_result_bytes or (
-        not text.isascii() and len(text.encode("utf-8", "surrogatepass")) > limits.tool_result_bytes
-    ):
-        raise PtcError(
-            "tool_result_too_large",
-            f"tool/{name} returned more than {limits.tool_result_bytes} bytes",
-        )
+        raise rejection(ns, member, "returned a value that is not JSON") from None
+    if len(text) > cap or (not text.isascii() and len(text.encode("utf-8", "surrogatepass")) > cap):
+        raise PtcError("tool_result_too_large", f"{label} returned more than {cap} bytes")
 
 
 def _encode_result(result: object) -> str:

@@ -116,25 +116,32 @@ def test_EFF_10_keyword_envelopes_from_a_tool_are_corrected(mode: str) -> None:
                 "reason": Keyword("timeout"), "retryable?": True}
 
     out, sp = agent([call("(fail (tool/flaky {}))"), call("(return 1)")],
-                    tools={"flaky": Tool(flaky, effect="read")},
+                    # a trusted host tool may hand PTC values (keywords) back
+                    tools={"flaky": Tool(flaky, effect="read", returns_ptc_data=True)},
                     limits=HostLimits(mission_mode=mode))
     assert out.value == 1
     assert "kind: provider_error, reason: timeout" in last_content(sp)
 
 
 def test_tool_results_may_have_keyword_and_vector_keys() -> None:
-    # the runtime's tool-result check measures keyword and tuple keys by their JSON text
-    # (kernel-eval hands such values to the workflow); other non-JSON results stay refused
+    # a tool marked `returns_ptc_data` (kernel-eval hands mission values to the workflow)
+    # is measured by its JSON text, keyword and tuple keys included; other non-JSON
+    # results stay refused, and an unmarked tool must return plain JSON
+    from ptc_runtime.bindings import BindingNamespace
     from ptc_runtime.errors import PtcError
     from ptc_runtime.limits import DEFAULT_LIMITS
     from ptc_runtime.seam import check_tool_result
 
-    check_tool_result(None, "t", {Keyword("a"): {(1, Keyword("b")): [frozenset({1})]}},
+    ns = BindingNamespace("tool", {"t": Tool(lambda a: a, returns_ptc_data=True),
+                                   "plain": Tool(lambda a: a)})
+    check_tool_result(ns, "t", {Keyword("a"): {(1, Keyword("b")): [frozenset({1})]}},
                       DEFAULT_LIMITS)
     with pytest.raises(PtcError, match="not JSON"):
-        check_tool_result(None, "t", {object(): 1}, DEFAULT_LIMITS)
+        check_tool_result(ns, "t", {object(): 1}, DEFAULT_LIMITS)
     with pytest.raises(PtcError, match="not JSON"):
-        check_tool_result(None, "t", {Keyword("a"): object()}, DEFAULT_LIMITS)
+        check_tool_result(ns, "t", {Keyword("a"): object()}, DEFAULT_LIMITS)
     with pytest.raises(PtcError, match="more than 10 bytes"):
-        check_tool_result(None, "t", {Keyword("abcdef"): "ghijk"},
+        check_tool_result(ns, "t", {Keyword("abcdef"): "ghijk"},
                           DEFAULT_LIMITS.with_(tool_result_bytes=10))
+    with pytest.raises(PtcError, match=r"a map key that is not a string \(a keyword\) at \[:a\]"):
+        check_tool_result(ns, "plain", {Keyword("a"): 1}, DEFAULT_LIMITS)

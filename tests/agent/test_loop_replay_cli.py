@@ -65,18 +65,17 @@ def test_cli_workflow_failure_exit_code(tmp_path: Path, capsys: pytest.CaptureFi
 #: isolated worker its JSON spelling, a string (docs/agents.md "Isolated missions", what
 #: differs). The printed value therefore shows where the mission program ran.
 PROBE_TOOLS = """from ptc_compiler.tools import Tool
-from ptc_runtime.values import Keyword
 
 
 def probe() -> object:
     \"\"\"The payment status.\"\"\"
-    return Keyword("paid")
+    return "paid"
 
 
 TOOLS = {"probe": Tool(probe, effect="read")}
 """
-IN_PROCESS = ":paid"
-ISOLATED = '"paid"'
+# a tool's plain JSON result reads the same in both modes
+IN_PROCESS = ISOLATED = '"paid"'
 
 
 def _ptc_agent(*args: str) -> subprocess.CompletedProcess[str]:

@@ -44,7 +44,7 @@ def main() -> int:
     details: dict[str, str] = {}
     started = time.monotonic()
     for p in programs:
-        r = ptc_compiler.run(p.source, timeout_ms=10_000)
+        r = ptc_compiler.run(p.source, timeout_ms=10_000, native=True)
         c = oracle[p.id]
         d = divergences.get(p.id)
         if d is not None:

@@ -85,7 +85,7 @@ def _check_divergence(p: Program, d: Divergence, result: ptc_compiler.RunResult,
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.id for p in PROGRAMS])
 def test_program(program: Program, oracle: dict[str, OracleResult]) -> None:
     clj = oracle[program.id]
-    result = ptc_compiler.run(program.source, timeout_ms=TIMEOUT_MS)
+    result = ptc_compiler.run(program.source, timeout_ms=TIMEOUT_MS, native=True)
     divergence = DIVERGENCES.get(program.id)
     if divergence is not None:
         _check_divergence(program, divergence, result, clj)

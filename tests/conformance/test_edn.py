@@ -60,7 +60,7 @@ SAME = [
 
 @pytest.mark.parametrize(("clojure", "ours", "want"), SAME)
 def test_same(clojure: str, ours: str, want: bool) -> None:
-    result = ptc_compiler.run(ours)
+    result = ptc_compiler.run(ours, native=True)
     assert result.ok, result.error
     assert same(edn.read(clojure), result.value) is want
 

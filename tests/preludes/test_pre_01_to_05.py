@@ -5,7 +5,6 @@ from __future__ import annotations
 from prelude_helpers import compile_error, env, failure, ok
 
 from ptc_compiler.prelude import compile_component
-from ptc_runtime.values import keyword
 
 
 def test_pre_01_ns_directive_and_docstring_parsed_form_before_ns_rejected() -> None:
@@ -34,13 +33,13 @@ def test_pre_03_discoverable_hidden_from_prompt_but_callable_and_in_dir() -> Non
         '(ns cap "Capabilities" {:visibility :discoverable})\n(defn hidden [] :h)\n'
         '(defn shown {:visibility :prompt} [] :s)'
     )
-    assert ok(e, "(cap/hidden)") == keyword("h")
+    assert ok(e, "(cap/hidden)") == "h"  # the projection: a keyword is its name
     assert ok(e, '(dir "cap")') == ["cap/hidden", "cap/shown"]
     api = e.render_api()
     assert "(cap/shown)" in api and "cap/hidden" not in api
     refs = [x["ref"] for x in e.inventory().to_json(prompt_only=True)["exports"]]
     assert refs == ["cap/shown"]
-    assert ok(e, "(:visibility (export-meta cap/hidden))") == keyword("discoverable")
+    assert ok(e, "(:visibility (export-meta cap/hidden))") == "discoverable"
 
 
 def test_pre_04_signature_arity_grammar_and_variadic_are_compile_errors() -> None:
@@ -81,4 +80,4 @@ def test_pre_05_signed_input_before_body_output_after_fail_not_validated() -> No
     assert r.error is not None and "m/early output" in r.error.message
     assert ok(e, "(m/early 0)") == "no"
     r = e.run("(m/failing)")
-    assert r.outcome == "fail" and r.value == {keyword("why"): "x"}
+    assert r.outcome == "fail" and r.value == {"why": "x"}

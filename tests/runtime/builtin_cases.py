@@ -16,7 +16,7 @@ from ptc_runtime.printer import pr_str
 
 def outcome(src: str, **kwargs: Any) -> str:
     """`pr-str` text of the value, or `!code` for a failure (messages must be clean)."""
-    res = run(src, **kwargs)
+    res = run(src, native=True, **kwargs)  # the PTC value, as the language defines it
     if res.ok:
         return pr_str(res.value)
     assert res.error is not None

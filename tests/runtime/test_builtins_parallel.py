@@ -32,7 +32,7 @@ ERRORS = [
 
 @pytest.mark.parametrize(("program", "want"), CASES)
 def test_result(program: str, want: str) -> None:
-    result = run(program)
+    result = run(program, native=True)
     assert result.ok, result.error
     assert pr_str(result.value) == want
 

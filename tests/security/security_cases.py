@@ -185,12 +185,12 @@ add(G, "ungranted", '(tool/rm {:path "/"})', code="unknown_tool")
 add(G, "dunder-tool", "(tool/__init__ {})", code="unknown_tool")
 add(G, "dunder-class-tool", "(tool/__dict__ {})", code="unknown_tool")
 ok(G, "exact-dunder-name", "(tool/__class__ {:x 1})", "ok")
-add(G, "fn-arg", "(tool/echo {:f (fn [] 1)})")
+add(G, "fn-arg", "(tool/echo {:f (fn [] 1)})", ("protocol",), code="invalid_tool_args")
 add(G, "nan-arg", "(tool/echo {:x ##NaN})", ("protocol",))
 add(G, "inf-arg", "(tool/echo {:x ##Inf})", ("protocol",))
 add(G, "huge-arg", '(tool/echo {:x (apply str (repeat 300000 "x"))})', ("protocol",))
 add(G, "dag-arg", f"(tool/echo {{:x {DAG64}}})", ("protocol",))
-add(G, "ambiguous-args", '(tool/echo {"a-b" 1 :a_b 2})')
+add(G, "ambiguous-args", '(tool/echo {"a-b" 1 :a_b 2})', ("protocol",), code="invalid_tool_args")
 add(G, "positional", "(tool/echo 1 2 3)")
 add(G, "call-budget", "(doseq [i (range 1000)] (tool/echo {:i i}))", code="tool_call_limit")
 add(G, "call-budget-pmap", "(pmap (fn [i] (tool/echo {:i i})) (range 400))", code=None)
@@ -204,8 +204,9 @@ ok(G, "data-globals", "(get data/row :__globals__)", None)
 ok(G, "data-dict-key", '(get data/row "__dict__")', None)
 ok(G, "data-ok", "(:n data/row)", 1)
 add(G, "data-call", "(data/row :n)", ("exception",))
-ok(G, "tool-in-map-key", "(tool/echo {(fn [] 1) 1})", {"#function[fn]": 1})
-ok(G, "tool-set-collision", "(tool/echo {:s #{1 1.0}})", {"s": [1]})
+# tool arguments are lossless JSON: a function key or a set is refused, never spelled out
+add(G, "tool-in-map-key", "(tool/echo {(fn [] 1) 1})", ("protocol",), code="invalid_tool_args")
+add(G, "tool-set-collision", "(tool/echo {:s #{1 1.0}})", ("protocol",), code="invalid_tool_args")
 
 # ---------------------------------------------------------------- 5. CPU
 G = "cpu"
@@ -360,6 +361,14 @@ add(G, "fn-result", "(fn [] 1)", ("invalid-output",))
 add(G, "surrogate-result", '(str "\\ud800")', ("invalid-output", "exception"))
 add(G, "key-collision-result", '{:a 1 "a" 2}', ("invalid-output",))
 add(G, "regex-result", '#"a+"', ("invalid-output",))
+# one value shape at the host: exactly these kinds, in both modes
+add(G, "vec-3m-result", "(vec (range 3000000))", ("output-limit",), timeout_ms=10_000)
+add(G, "bigint-result", "(bit-shift-left 1 20000)", ("invalid-output",))
+add(G, "set-result", "{:ids #{1 2}}", ("invalid-output",))
+add(G, "deep-result", "(reduce (fn [a _] [a]) 1 (range 600))", ("invalid-output",))
+add(G, "inf-nested-result", "{:a [{:b (/ 1.0 0.0)}]}", ("invalid-output",))
+add(G, "vector-key-result", "{[1 2] 3}", ("invalid-output",))
+add(G, "dag-fail-value", f"(fail {DAG64})", ("exception",))
 
 # ---------------------------------------------------------------- 8. regex
 G = "regex"

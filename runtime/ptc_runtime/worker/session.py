@@ -518,7 +518,7 @@ def _tool_call(
                 error("abort", "run cancelled during a call of tool/" + name, "abort")
             else:
                 error("timeout", f"tool/{name} did not finish before the deadline", "timeout")
-        except Exception as exc:  # its type only; the text goes to the host's log
+        except BaseException as exc:  # SystemExit & co too; its type only, text to the log
             rej = host_failure(table, member, exc)
             error(rej.code, rej.message, details=getattr(rej, "details", None))
 
