@@ -233,7 +233,8 @@ def main_campaign(args: argparse.Namespace, out: TextIO) -> int:
     if args.target == "clojure":
         text = "\n".join(f";; {f.case} [{f.bucket}]\n{f.program}\n;; {f.detail}\n"
                          for f in outcome.findings)  # fmt: skip
-        args.out.write_text(f";; ptc fuzz clojure: {opts}\n{text}", encoding="utf-8")
+        head = f";; ptc fuzz clojure: seeds {opts['seeds']}, {args.programs} programs each\n"
+        args.out.write_text(head + text, encoding="utf-8")
         print(f"disagreements written to {args.out}", file=out)
     if outcome.notes and not outcome.cases:
         return 2

@@ -218,7 +218,9 @@ def reduce_(f: object, a: object, b: object = NOT_FOUND) -> object:
         acc = a
         items = seq_items(b, "reduce")
         it = iter(items)
-    if not self_charging(fn):
+    # `+` is left to the plain fold: as the fused group sums it stands beside, it costs no
+    # steps (an addition grows a number by one bit at most)
+    if fn is not _PLUS and not self_charging(fn):
         return fold_each(fn, acc, items, 1) if b is NOT_FOUND else fold_each(fn, acc, items)
     for x in it:
         acc = fn(acc, x)
