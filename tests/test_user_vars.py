@@ -168,9 +168,13 @@ def isolated() -> Iterator[Runtime]:
 def session(rt: Runtime, programs: list[str], **kw: Any) -> list[str]:
     """Each program in a run of its own with one state owner, described."""
     owner = object()
-    return [
-        describe(api.run(p, runtime=rt, state_owner=owner, timeout_ms=None, **kw)) for p in programs
-    ]
+    try:
+        return [
+            describe(api.run(p, runtime=rt, state_owner=owner, timeout_ms=None, **kw))
+            for p in programs
+        ]
+    finally:  # an owner holds an isolated worker until released (the pool is bounded)
+        rt.release(owner)
 
 
 SESSIONS: list[tuple[list[str], list[str | None]]] = [
