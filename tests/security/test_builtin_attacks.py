@@ -74,3 +74,22 @@ def test_hash_collision_error_names_the_limit(runtime: Runtime) -> None:
     assert "64" in result.error.message and "hash collision limit" in result.error.message
     small = _run(runtime, "(count (set (map (partial * 2305843009213693951) (range 60))))")
     assert small.error is None and small.value == 60
+
+
+def test_grouping_tool_records_by_colliding_ids_is_bounded(runtime: Runtime) -> None:
+    """A tool's record list whose ids are multiples of 2^61-1 (one CPython hash) grouped by
+    a keyword goes through the record-list fast path; it meets the same collision bound."""
+    from ptc_runtime.bindings import BindingNamespace
+
+    rows = [{"id": i * 2305843009213693951, "v": i} for i in range(20_000)]
+    tools = (BindingNamespace("tool", {"rows": lambda _args: rows}),)
+    for program in (
+        "(count (group-by :id (tool/rows {})))",
+        "(count (frequencies (map :id (tool/rows {}))))",
+    ):
+        start = time.monotonic()
+        spec = runtime.resolve(RunRequest(program, bindings=tools, timeout_ms=5_000))
+        result = runtime.run(spec)
+        assert time.monotonic() - start < 5.0, program
+        assert result.error is not None, program
+        assert result.error.code == "hash_collision_limit", (program, result.error)

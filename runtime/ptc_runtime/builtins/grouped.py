@@ -51,6 +51,7 @@ from ptc_runtime.builtins.keyed import pluck as plain_pluck
 from ptc_runtime.collections import map_entries, seq_items, to_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.fieldfilter import fuel_parts
+from ptc_runtime.hashguard import check_keys
 from ptc_runtime.records import is_records
 from ptc_runtime.values import Keyword
 
@@ -284,6 +285,9 @@ def _record_groups(
     keys = map(itemgetter(key), records)
     groups: dict[object, Any]
     try:
+        # host data can hold numbers chosen to share one hash: the same bound as the
+        # general path's keys (`hashguard`), read in one C pass before anything is hashed
+        check_keys(list(map(itemgetter(key), records)), "group-by")
         if not names:
             groups = Counter(keys)
         elif len(names) == 1:
