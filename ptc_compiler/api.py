@@ -31,6 +31,7 @@ from ptc_runtime import seam
 from ptc_runtime.bindings import namespace_from_tools
 from ptc_runtime.errors import PtcError
 from ptc_runtime.executor import GENERATED_FILENAME
+from ptc_runtime.images import OutputImage
 from ptc_runtime.limits import DEFAULT_LIMITS, Limits
 
 Outcome_ = Literal["value", "return", "fail", "error"]
@@ -69,7 +70,9 @@ class RunResult:
 
     `outcome` is "value" (ordinary result), "return" (`(return v)`), "fail" (`(fail v)`:
     `ok` is False, `value` carries the fail payload and `error.code` is "fail"), or
-    "error". `output` is the printed text in emission order.
+    "error". `output` is the printed text in emission order; `entries` holds the same
+    output as run-contract entries, text (`OutputText`) and images (`OutputImage`, from
+    `(inspect img)` of a tool's `PtcImage`) in emission order.
 
     `value` is the completion's lossless-JSON projection, the same in both modes: dicts
     with `str` keys (a keyword key becomes its name), lists, strings, ints, floats,
@@ -87,6 +90,7 @@ class RunResult:
     outcome: Outcome_ = "value"
     steps: int = 0
     native: Any = field(default=None, repr=False, compare=False)
+    entries: tuple[seam.OutputText | OutputImage, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +137,7 @@ class Program:
 def result_of(res: seam.RunResult) -> RunResult:
     """The public result for a seam result (the native value only if it was kept)."""
     output = res.text
+    entries = res.output
     err = res.error
     failure = None
     if err is not None:
@@ -143,13 +148,13 @@ def result_of(res: seam.RunResult) -> RunResult:
     native = res.native_value if kept else None
     if res.outcome == "fail":
         value = res.native_value if kept else res.fail_value
-        return RunResult(False, value, output, failure, "fail", res.steps, native)
+        return RunResult(False, value, output, failure, "fail", res.steps, native, entries)
     if failure is not None:
-        return RunResult(False, None, output, failure, "error", res.steps)
+        return RunResult(False, None, output, failure, "error", res.steps, None, entries)
     value = res.native_value if kept else res.value
     if value is seam.MISSING:
         value = None
-    return RunResult(True, value, output, None, res.outcome, res.steps, native)
+    return RunResult(True, value, output, None, res.outcome, res.steps, native, entries)
 
 
 _CacheKey = tuple[str, frozenset[str] | None, frozenset[str], bool]
@@ -331,7 +336,7 @@ def _spec(
     max_steps: int,
     options: dict[str, Any],
 ) -> tuple[seam.Runtime, seam.RunSpec]:
-    known = {"mode", "cancel", "state_owner", "runtime", "bindings", "native"}
+    known = {"mode", "cancel", "state_owner", "runtime", "bindings", "native", "cwd"}
     unknown = set(options) - known
     if unknown:
         raise TypeError(f"unknown run option(s): {', '.join(sorted(unknown))}")
@@ -347,6 +352,7 @@ def _spec(
         cancel=options.get("cancel"),
         state_owner=options.get("state_owner"),
         max_steps=max_steps,
+        cwd=options.get("cwd"),
     )
     spec = rt.resolve(request)
     native = options.get("native", False)
@@ -373,8 +379,10 @@ def run(
     Options: `mode` ("in-process" or "isolated"), `cancel` (a `CancelToken`),
     `state_owner` (any object: definitions and *1..*3 persist across its runs),
     `runtime` (a `Runtime` from `runtime()`), `bindings` (instead of `tools`),
-    `native` (True: `value` is the PTC value, not its JSON projection; see `RunResult`).
-    Without `native`, both modes return the completion's lossless-JSON projection.
+    `native` (True: `value` is the PTC value, not its JSON projection; see `RunResult`),
+    `cwd` (the run's working directory: an existing directory, made absolute; programs
+    have no file access, tools may read it from the request). Without `native`, both
+    modes return the completion's lossless-JSON projection.
     `preludes`: prelude sources, files, artifacts or directories whose exports the
     program calls as `ns/name`, in either mode (with `mode`, `cancel` and
     `state_owner` only; a bad prelude raises `PreludeError`).
