@@ -10,7 +10,6 @@ an `error_class` it names the class and the member (`details`).
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import keyword
@@ -19,7 +18,7 @@ import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ptc_runtime.errors import PtcError, bound_message
 
@@ -94,6 +93,9 @@ RESERVED_BINDING_GLOBALS: Final = frozenset(
         "Function", "Promise", "JSON", "print", "builtins", "__builtins__",
     }
 )  # fmt: skip
+
+if TYPE_CHECKING:  # imported where used: an isolated worker never needs asyncio
+    import asyncio
 
 
 def _is_dunder(name: str) -> bool:
@@ -243,6 +245,8 @@ def call_host(
     result = fn(args)
     if not inspect.isawaitable(result):
         return result
+    import asyncio
+
     if loop is not None and loop.is_running():
         try:
             running = asyncio.get_running_loop()
@@ -277,6 +281,8 @@ def _wait_future(fut: Any, timeout: float | None, cancelled: Callable[[], bool])
 def _run_private(aw: Any) -> object:
     """Await `aw` without a host loop: on a private loop (in a helper thread if this
     thread already runs a loop)."""
+    import asyncio
+
     try:
         asyncio.get_running_loop()
         in_loop = True

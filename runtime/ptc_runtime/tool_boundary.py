@@ -8,13 +8,12 @@ rules whichever mode runs the program.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import json
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ptc_runtime import context
 from ptc_runtime.bindings import (
@@ -29,6 +28,9 @@ from ptc_runtime.errors import LimitExceeded, PtcError, bound_message
 from ptc_runtime.host_value import TOOL_RESULT, to_host
 from ptc_runtime.images import PtcImage
 from ptc_runtime.limits import Limits, encode_json, measure
+
+if TYPE_CHECKING:  # asyncio costs ~20 ms to import: an isolated worker never needs it
+    import asyncio
 
 
 def tool_names(bindings: tuple[BindingNamespace, ...]) -> frozenset[str]:

@@ -138,7 +138,7 @@ class Worker:
     def tool_invoker(self, ctx: Any) -> Any:
         from ptc_runtime import context
         from ptc_runtime.errors import Aborted, LimitExceeded, PtcError
-        from ptc_runtime.seam import check_tool_args
+        from ptc_runtime.tool_boundary import check_tool_args
 
         def invoke(name: str, args: object) -> object:
             text = check_tool_args(name, args, self.limits)
@@ -268,11 +268,12 @@ class Worker:
                 rt_prelude.unregister(p)
 
     def _run(self, msg: dict[str, Any]) -> tuple[bytes, bool]:
+        from ptc_runtime.completion import settle
         from ptc_runtime.context import CancelToken, Records, RunContext
         from ptc_runtime.convert import from_host
         from ptc_runtime.errors import OutOfMemory, PtcError
         from ptc_runtime.executor import Outcome, execute
-        from ptc_runtime.seam import RunSpec, settle
+        from ptc_runtime.run_contract import RunSpec
         from ptc_runtime.state import Environment
 
         start = time.monotonic()
@@ -360,7 +361,7 @@ class Worker:
         fatal: bool = False,
         native: Any = None,
     ) -> Any:
-        from ptc_runtime.seam import MISSING, RunFailure
+        from ptc_runtime.run_contract import MISSING, RunFailure
 
         if result is None:
             failure = RunFailure.of(err, prefix)
@@ -516,7 +517,7 @@ def main() -> None:
     try:
         # Import everything a run needs before confinement (and before the first run).
         from ptc_runtime import builtins as _b  # noqa: F401
-        from ptc_runtime import executor, seam  # noqa: F401
+        from ptc_runtime import completion, executor, tool_boundary  # noqa: F401
         from ptc_runtime import prelude as _p  # noqa: F401
 
         executor.base_globals()
