@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent.host import AgentHost, Mission, _Terminal
-from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
+from ptc_agent.host import AgentHost, Mission, _Terminal
+from ptc_agent.providers import Alias, ModelRouter, ScriptedProvider
 from ptc_compiler.tools import Tool
 
 

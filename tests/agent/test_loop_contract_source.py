@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from loop_helpers import call
 
-from ptc_compiler.agent import AgentError, ResultContract, run_outcome
-from ptc_compiler.agent.cli import main_agent
-from ptc_compiler.agent.host import AgentHost, Mission, _Terminal
-from ptc_compiler.agent.loop import run_main, run_value
-from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
+from ptc_agent import AgentError, ResultContract, run_outcome
+from ptc_agent.cli import main_agent
+from ptc_agent.host import AgentHost, Mission, _Terminal
+from ptc_agent.loop import run_main, run_value
+from ptc_agent.providers import Alias, ModelRouter, ScriptedProvider
 
 SIG = "{total :int, meta {source :string, pages :int}, items [:int]}"
 
@@ -88,7 +88,7 @@ def test_RES_06_the_cli_names_the_spec_as_the_contract_source(
     spec.write_text(json.dumps({"task": "t", "signature": ":int", "config": {"max_turns": 1},
                                 "fixtures": "replay.jsonl"}), encoding="utf-8")
     # record the one response the replay needs, under the alias the CLI uses
-    from ptc_compiler.agent.providers import ReplayProvider
+    from ptc_agent.providers import ReplayProvider
     recorder = ReplayProvider(fixture, mode="record",
                               inner=ScriptedProvider([call('(return "no")')]))
     router = ModelRouter([Alias("replay", recorder)])

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent import AgentError, run_value
-from ptc_compiler.agent.host import AgentHost, HostLimits, Mission, _Terminal
-from ptc_compiler.agent.mission_api import MISSION_ROUTES
-from ptc_compiler.agent.providers import ModelRouter, ScriptedProvider
-from ptc_compiler.agent.providers.aliases import Alias
+from ptc_agent import AgentError, run_value
+from ptc_agent.host import AgentHost, HostLimits, Mission, _Terminal
+from ptc_agent.mission_api import MISSION_ROUTES
+from ptc_agent.providers import ModelRouter, ScriptedProvider
+from ptc_agent.providers.aliases import Alias
 from ptc_compiler.signatures import parse
 from ptc_compiler.tools import InputValidationUnavailable, Tool
 

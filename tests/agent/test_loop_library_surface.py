@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, encoded_len, last_content
 
-from ptc_compiler.agent import AgentError, Mission, run_value
-from ptc_compiler.agent.host import AgentHost, response_bytes
-from ptc_compiler.agent.providers import ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError, Mission, run_value
+from ptc_agent.host import AgentHost, response_bytes
+from ptc_agent.providers import ScriptedProvider
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.signatures import parse
 from ptc_compiler.tools import OutputValidationUnavailable, Tool
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent import AgentError
-from ptc_compiler.agent.host import AgentHost, Mission, _Terminal
-from ptc_compiler.agent.providers import Alias, ModelRouter, ProviderFailure, ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError
+from ptc_agent.host import AgentHost, Mission, _Terminal
+from ptc_agent.providers import Alias, ModelRouter, ProviderFailure, ScriptedProvider
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 from ptc_runtime.printer import pr_str
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from loop_helpers import agent, call, last_content
 
-import ptc_compiler.agent.host as host_module
-from ptc_compiler.agent.preview import Preview, PreviewCaps, preview
+import ptc_agent.host as host_module
+from ptc_agent.preview import Preview, PreviewCaps, preview
 from ptc_runtime.collections import PMap, PVec
 from ptc_runtime.values import Keyword
 

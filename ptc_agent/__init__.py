@@ -7,8 +7,8 @@ the capability surface they reach through private tools, and `providers` the mod
 and adapters.
 """
 
-from ptc_compiler.agent.host import AgentError, Mission, ResultContract
-from ptc_compiler.agent.loop import Outcome, run_main, run_outcome, run_phased, run_value
+from ptc_agent.host import AgentError, Mission, ResultContract
+from ptc_agent.loop import Outcome, run_main, run_outcome, run_phased, run_value
 
 __all__ = [
     "AgentError",

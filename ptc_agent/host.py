@@ -39,13 +39,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
-from ptc_compiler.agent import library, mission_api
-from ptc_compiler.agent.crossing import to_workflow
-from ptc_compiler.agent.preview import PreviewCaps, preview
-from ptc_compiler.agent.providers import ModelRouter, ProviderError
-from ptc_compiler.agent.providers.failure import ProviderFailure
-from ptc_compiler.agent.providers.request import Message, RequestShapeError, message_from_json
-from ptc_compiler.agent.trace import MAX_FIELDS, Trace
+from ptc_agent import library, mission_api
+from ptc_agent.crossing import to_workflow
+from ptc_agent.preview import PreviewCaps, preview
+from ptc_agent.providers import ModelRouter, ProviderError
+from ptc_agent.providers.failure import ProviderFailure
+from ptc_agent.providers.request import Message, RequestShapeError, message_from_json
+from ptc_agent.trace import MAX_FIELDS, Trace
 from ptc_compiler.forms import ListForm, Symbol
 from ptc_compiler.prelude import Environment
 from ptc_compiler.reader import read

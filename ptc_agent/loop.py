@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from ptc_compiler.agent.host import (
+from ptc_agent.host import (
     TOOL_OWNERS,
     AgentError,
     AgentHost,
@@ -26,9 +26,9 @@ from ptc_compiler.agent.host import (
     Mission,
     response_bytes,
 )
-from ptc_compiler.agent.library import SHIPPED, Selection, library_closure
-from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
-from ptc_compiler.agent.trace import (
+from ptc_agent.library import SHIPPED, Selection, library_closure
+from ptc_agent.providers import Alias, ModelRouter, Provider
+from ptc_agent.trace import (
     EventSink,
     Trace,
     stopped_from_error,
@@ -503,7 +503,7 @@ def run_outcome(
     A `config` with `phases` runs `run-phased-result-value`'s loop (see `run_phased`).
     `prompt` replaces the `agent.prompt` policy (source text or a `Path`; docs/agents.md).
     `on_event` receives each trace event as it happens (run-started, agent-action,
-    evaluation, run-stopped; bounded scalars only, see `ptc_compiler.agent.trace`); the
+    evaluation, run-stopped; bounded scalars only, see `ptc_agent.trace`); the
     retained events are `Outcome.trace` (or `AgentError.trace`).
     Host failures (invalid config, transcript limit, truncation, contract exhaustion,
     unknown mission) raise `AgentError`; a crashing provider's exception propagates.
