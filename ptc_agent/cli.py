@@ -48,7 +48,7 @@ from ptc_agent.library import ManifestError, Selection, resolve_components
 from ptc_agent.loop import MAIN_ENTRY, run_main, run_outcome
 from ptc_agent.providers import router_from_config
 from ptc_agent.workflow import run_workflow
-from ptc_runtime.printer import pr_str
+from ptc_runtime.host_api import pr_str
 
 
 def _die(message: str) -> SystemExit:

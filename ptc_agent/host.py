@@ -46,9 +46,13 @@ from ptc_agent.providers import ModelRouter, ProviderError
 from ptc_agent.providers.failure import ProviderFailure
 from ptc_agent.providers.request import Message, RequestShapeError, message_from_json
 from ptc_agent.trace import MAX_FIELDS, Trace
-from ptc_compiler.forms import ListForm, Symbol
+from ptc_compiler import (
+    InputValidationUnavailable,
+    OutputValidationUnavailable,
+    Tool,
+    top_level_heads,
+)
 from ptc_compiler.prelude import Environment
-from ptc_compiler.reader import read
 from ptc_compiler.signatures import (
     Signature,
     SigType,
@@ -59,14 +63,18 @@ from ptc_compiler.signatures import (
     render_type,
     validate_value,
 )
-from ptc_compiler.tools import InputValidationUnavailable, OutputValidationUnavailable, Tool
-from ptc_runtime.contracts.errors import ContractViolation
-from ptc_runtime.convert import to_json_value
-from ptc_runtime.errors import PtcError
-from ptc_runtime.limits import DEFAULT_LIMITS, Limits
-from ptc_runtime.seam import Mode, RunFailure
-from ptc_runtime.state import COMMIT_PHASE
-from ptc_runtime.values import Keyword, SymbolRef
+from ptc_runtime.host_api import (
+    COMMIT_PHASE,
+    DEFAULT_LIMITS,
+    ContractViolation,
+    Keyword,
+    Limits,
+    Mode,
+    PtcError,
+    RunFailure,
+    SymbolRef,
+    to_json_value,
+)
 
 CORE_NS: Final = "agent.core"
 MODES: Final = ("in-process", "isolated")
@@ -1065,13 +1073,11 @@ class AgentHost:
         source = args.get("source") if isinstance(args, Mapping) else None
         source = source if isinstance(source, str) else ""
         try:
-            forms = read(source)
+            heads = top_level_heads(source)
         except PtcError as exc:
             return {"outcome": "invalid", "message": _bounded(exc.message, MESSAGE_LIMIT)}
-        only = forms[0] if len(forms) == 1 else None
-        head = only.items[0] if isinstance(only, ListForm) and only.items else None
-        if not (isinstance(head, Symbol) and head.ns is None and head.name in ("return", "fail")):
-            found = "one other form" if len(forms) == 1 else f"{len(forms)} top-level forms"
+        if not (len(heads) == 1 and heads[0] in ("return", "fail")):
+            found = "one other form" if len(heads) == 1 else f"{len(heads)} top-level forms"
             return {"outcome": "invalid", "message": f"Found {found}."}
         name = args.get("mission") if isinstance(args, Mapping) else None
         rt = self.mission(name) if isinstance(name, str) else None

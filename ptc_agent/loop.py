@@ -35,11 +35,17 @@ from ptc_agent.trace import (
     stopped_from_exception,
     stopped_from_outcome,
 )
-from ptc_compiler.prelude import Bundle, Environment, load_bundle
-from ptc_compiler.prelude.component import read_header, source_hash
-from ptc_compiler.prelude.load import CacheDir, bundle_fingerprint, resolve_cache_dir
-from ptc_runtime.limits import DEFAULT_LIMITS
-from ptc_runtime.values import Keyword
+from ptc_compiler.prelude import (
+    Bundle,
+    CacheDir,
+    Environment,
+    bundle_fingerprint,
+    load_bundle,
+    read_header,
+    resolve_cache_dir,
+    source_hash,
+)
+from ptc_runtime.host_api import DEFAULT_LIMITS, Keyword
 
 CORE_SOURCE: Final = SHIPPED["agent.core"]
 #: `cap` is for mission programs (`cap/unwrap!`); the loop does not use it.

@@ -19,9 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from ptc_runtime.collections import EqKey, PMap, PSet, PVec
-from ptc_runtime.printer import pr_str
-from ptc_runtime.worker.crossing import Label
+from ptc_runtime.host_api import EqKey, Label, PMap, PSet, PVec, pr_str
 
 #: The cap names a preview reports, in the order they are listed.
 CAP_NAMES: Final = ("depth", "collection", "nodes", "string", "chars", "bytes")

@@ -36,9 +36,8 @@ from ptc_agent.loop import (
 )
 from ptc_agent.providers import ModelRouter
 from ptc_agent.trace import EventSink, Trace
-from ptc_compiler.prelude import Environment
-from ptc_compiler.prelude.load import CacheDir
-from ptc_runtime.limits import DEFAULT_LIMITS
+from ptc_compiler.prelude import CacheDir, Environment
+from ptc_runtime.host_api import DEFAULT_LIMITS
 
 #: Without a `workflow_capability_calls` ceiling, the workflow's host-call budget allows this
 #: many turns in all: a full-length loop (128 turns) on each of the runtime's parallel workers.
