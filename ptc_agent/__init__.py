@@ -7,8 +7,10 @@ the capability surface they reach through private tools, and `providers` the mod
 and adapters.
 """
 
-from ptc_agent.host import AgentError, Mission, ResultContract
+from ptc_agent.failures import AgentError
 from ptc_agent.loop import Outcome, run_main, run_outcome, run_phased, run_value
+from ptc_agent.missions import Mission
+from ptc_agent.result_contract import ResultContract
 
 __all__ = [
     "AgentError",

@@ -21,63 +21,55 @@ result contract, the capability-call ledger and the counters.
 | `workflow-annotate` | record a workflow event (`workflow.event/annotate`) in the trace |
 | `runtime-usage`, `runtime-remaining` | the run's usage and budgets (`runtime/*`) |
 
+The pieces the host is built from live in their own modules: `missions` (a mission's
+environment, routes and capability-call ledger), `transport` (model requests, their quota,
+transcripts), `run_limits` (`HostLimits`, the evaluation lease), `result_contract`,
+`response_fit` (a model response within the result cap), `failures` (`AgentError` and its
+messages), `preview` (observations) and `trace` (events and annotations). What stays here
+is the binding of the tools to one run's state: admission of evaluations, evaluation
+itself, and the trusted failure reports, which check every reported fact against what the
+host recorded (anti-forgery); they share the run's counters and records under one lock.
+
 Missions get the reserved runtime routes (`mission_api.MISSION_ROUTES`): `runtime-usage`,
 `runtime-remaining`, `cap-list` and `cap-describe`, recorded in the ledger as reads.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
-import math
-import re
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final, NoReturn
 
-from ptc_agent import library, mission_api
+from ptc_agent import mission_api
 from ptc_agent.crossing import to_workflow
-from ptc_agent.preview import PreviewCaps, preview
-from ptc_agent.providers import ModelRouter, ProviderError
-from ptc_agent.providers.failure import ProviderFailure
-from ptc_agent.providers.request import Message, RequestShapeError, message_from_json
-from ptc_agent.trace import MAX_FIELDS, Trace
-from ptc_compiler import (
-    InputValidationUnavailable,
-    OutputValidationUnavailable,
-    Tool,
-    top_level_heads,
+from ptc_agent.failures import AgentError, Terminal, bounded, failure_message
+from ptc_agent.missions import (
+    Mission,
+    MissionRuntime,
+    last_result,
+    last_result_equal,
+    ms_left,
+    no_arguments,
+    route_error,
 )
-from ptc_compiler.prelude import Environment
-from ptc_compiler.signatures import (
-    Signature,
-    SigType,
-    ValidationError,
-    parse,
-    parse_type,
-    path_text,
-    render_type,
-    validate_value,
+from ptc_agent.preview import observation
+from ptc_agent.providers import ModelRouter
+from ptc_agent.result_contract import (
+    CONSTRAINT_CHARS,
+    Contract,
+    check_candidate,
+    contract_violations,
+    result_contract,
 )
-from ptc_runtime.host_api import (
-    COMMIT_PHASE,
-    DEFAULT_LIMITS,
-    ContractViolation,
-    Keyword,
-    Limits,
-    Mode,
-    PtcError,
-    RunFailure,
-    SymbolRef,
-    to_json_value,
-)
+from ptc_agent.run_limits import EvaluationLease, HostLimits
+from ptc_agent.trace import Trace, annotation_problem
+from ptc_agent.transport import ModelTransport
+from ptc_compiler import Tool, top_level_heads
+from ptc_compiler.signatures import render_type, validate_value
+from ptc_runtime.host_api import COMMIT_PHASE, PtcError, RunFailure
 
 CORE_NS: Final = "agent.core"
-MODES: Final = ("in-process", "isolated")
 #: The one namespace allowed to call each host tool (agent-design §2.2).
 TOOL_OWNERS: Final[Mapping[str, str]] = {
     "llm-request": "llm",
@@ -94,16 +86,8 @@ TOOL_OWNERS: Final[Mapping[str, str]] = {
     "runtime-remaining": "runtime",
 }
 MESSAGE_LIMIT: Final = 4096
-PRINT_RESERVE_MAX: Final = 512
-MAX_VIOLATIONS: Final = 8
-#: Applications cannot install capabilities under these names (agent-design §1.9).
-RESERVED_PREFIXES: Final = ("kernel-", "runtime-", "cap-")
-RESERVED_NAMES: Final = frozenset({"workflow-annotate"})
-ROUTE_DOC_CHARS: Final = 1000
 #: The subject failures `run-value` and the entries built on it report (seed 001).
 SUBJECT_KINDS: Final = frozenset({"model-program-failed", "non-retryable-evaluation"})
-#: The declared contract type a `result_contract_failed` report quotes at most.
-CONSTRAINT_CHARS: Final = 1024
 #: The remedy of a truncation, by what bound the output cap (seed 001).
 TRUNCATION_REMEDIES: Final[Mapping[str, str]] = {
     "configured": "raise max_tokens in the host's model configuration for this alias",
@@ -113,489 +97,6 @@ TRUNCATION_REMEDIES: Final[Mapping[str, str]] = {
     "remaining_context": "choose a model with a larger context, or reduce the requested "
     "output or the retained transcript",
 }
-#: Annotation types the host emits itself; workflow code cannot forge them.
-HOST_EVENT_TYPES: Final = frozenset({"run-started", "run-stopped", "evaluation"})
-ANNOTATION_TYPE: Final = re.compile(r"[a-z][a-z0-9-]{0,63}")
-#: Assistant text the host keeps of a response that does not fit the workflow's result cap
-#: (more than agent.native's narration limit, so the loop's own cut is unchanged).
-RESPONSE_CONTENT_CHARS: Final = 4096
-#: Bytes of a response besides its content and program (ids, names, tokens, framing).
-RESPONSE_SLACK_BYTES: Final = 16_384
-#: JSON bytes one program character may take at most (a control character: `\u0001`).
-JSON_CHAR_BYTES: Final = 6
-DEFAULT_RESPONSE_BYTES: Final = DEFAULT_LIMITS.tool_result_bytes
-#: The runtime limits of a mission's evaluations that its inventory reports.
-INVENTORY_LIMITS: Final = (
-    "max_steps",
-    "max_tool_calls",
-    "tool_arg_bytes",
-    "tool_result_bytes",
-    "max_output_bytes",
-    "print_line_chars",
-    "max_value_bytes",
-    "memory_bytes",
-    "history_bytes",
-    "program_bytes",
-    "parallel_workers",
-    "parallel_timeout_ms",
-)
-
-
-class AgentError(Exception):
-    """The agent run failed as a workflow: `code` names the diagnostic, `details` the facts.
-
-    Codes: `invalid_agent_config`, `mission_unavailable`, `runtime_limit_exceeded`,
-    `capability_unavailable` (details `kind`/`reason`, e.g. input-validation-unavailable),
-    `result_contract_failed`, `llm_provider_failed`, `capability_quota_exceeded`,
-    `model_output_truncated`, `evaluation_unavailable`, `subject_failure` (from the
-    value entries), `workflow_error` (the loop itself failed unexpectedly).
-    """
-
-    def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.details: dict[str, Any] = dict(details or {})
-        #: the run's retained trace events, run-stopped last (set by the entry; see trace.py)
-        self.trace: list[dict[str, Any]] = []
-
-
-class _Terminal(Exception):
-    """Raised inside the workflow by a trusted reporter; the entry raises the recorded error."""
-
-
-@dataclass(frozen=True)
-class HostLimits:
-    """Kernel limits of one agent run; agent configuration never raises them (seed 001).
-
-    `subordinate_evaluations`: mission evaluations the whole run may start (all loops
-    together); None = unbounded. `evaluation_admission_timeout_ms`: how long an evaluation
-    waits for the run's single evaluation lease. `run_timeout_ms`: the run deadline, which
-    also bounds every admission wait and evaluation; None = none.
-    `workflow_capability_calls`: model requests the whole run may make; None = unbounded.
-    `mission_mode`: where the evaluations of a mission that does not choose (`Mission.mode`
-    None, e.g. the `default` mission the entries build) run: `"in-process"` or `"isolated"`
-    (worker processes, docs/agents.md "Isolated missions").
-    """
-
-    subordinate_evaluations: int | None = None
-    evaluation_admission_timeout_ms: float = 10_000
-    run_timeout_ms: float | None = None
-    workflow_capability_calls: int | None = None
-    mission_mode: Mode = "in-process"
-
-    def __post_init__(self) -> None:
-        if self.mission_mode not in MODES:
-            raise ValueError("HostLimits.mission_mode must be 'in-process' or 'isolated'")
-        for name in ("subordinate_evaluations", "workflow_capability_calls"):
-            v = getattr(self, name)
-            if v is not None and (type(v) is not int or v < 0):
-                raise ValueError(f"HostLimits.{name} must be a non-negative integer or None")
-        for name in ("evaluation_admission_timeout_ms", "run_timeout_ms"):
-            v = getattr(self, name)
-            if v is None and name == "run_timeout_ms":
-                continue
-            number = isinstance(v, int | float) and not isinstance(v, bool)
-            if not number or not math.isfinite(v) or v <= 0:
-                raise ValueError(f"HostLimits.{name} must be a positive finite number")
-
-
-class EvaluationLease:
-    """The run's single subordinate-evaluation lease, granted in FIFO order.
-
-    Agent loops under `pmap`/`pcalls` call the host from several threads: their model
-    calls overlap, but mission evaluations share one retained state owner, so they are
-    admitted one at a time, in arrival order. `threading.Lock` promises no order, hence a
-    queue of events; `release` hands the lease straight to the oldest waiter.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._held = False
-        self._queue: deque[threading.Event] = deque()
-
-    @property
-    def waiting(self) -> int:
-        """Threads currently queued for the lease."""
-        with self._lock:
-            return len(self._queue)
-
-    def acquire(self, timeout: float | None) -> bool:
-        """Wait at most `timeout` seconds (None: forever); True when the lease is ours."""
-        with self._lock:
-            if not self._held and not self._queue:
-                self._held = True
-                return True
-            turn = threading.Event()
-            self._queue.append(turn)
-        granted = turn.wait(None if timeout is None else max(0.0, timeout))
-        with self._lock:
-            # `release` may have handed us the lease just after the wait timed out.
-            if granted or turn.is_set():
-                return True
-            self._queue.remove(turn)
-            return False
-
-    def release(self) -> None:
-        with self._lock:
-            if self._queue:
-                self._queue.popleft().set()  # the lease passes on without becoming free
-            else:
-                self._held = False
-
-
-@dataclass
-class Mission:
-    """What a model program sees: preludes, tools and data; `timeout_ms` per evaluation.
-
-    `preludes`: prelude sources, files or directories, and shipped libraries selected as
-    `{"library": "cap"}` (`library.MISSION_LIBRARIES`: `cap`, `runtime`, `result`).
-
-    `limits`: the runtime limits of the mission's evaluations (`ptc_runtime.limits.Limits`),
-    e.g. the byte ceilings of retained definitions and of `*1 *2 *3`; None = the defaults.
-
-    `mode`: `"isolated"` runs the mission's evaluations in a worker process (one per
-    mission and agent run, holding its retained definitions), `"in-process"` in the host;
-    None = the run's `HostLimits.mission_mode`. Outcomes, feedback and the effect ledger are
-    the same; docs/agents.md "Isolated missions" lists what differs.
-    """
-
-    tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    data: Mapping[str, Any] | None = None
-    preludes: Sequence[Any] = ()
-    timeout_ms: float | None = 5000
-    limits: Limits | None = None
-    mode: Mode | None = None
-
-    def __post_init__(self) -> None:
-        if self.mode is not None and self.mode not in MODES:
-            raise ValueError("Mission.mode must be 'in-process', 'isolated' or None")
-        library.mission_items(self.preludes)  # a bad library selection fails here, typed
-        for name in self.tools:
-            if name in RESERVED_NAMES or str(name).startswith(RESERVED_PREFIXES):
-                raise ValueError(
-                    f"Mission.tools: {str(name)[:64]!r} is a reserved capability name "
-                    "(kernel-*, runtime-*, cap-* and workflow-annotate belong to the kernel)"
-                )
-
-
-@dataclass
-class _Call:
-    name: str
-    effect: str
-    result: Any = None
-    denied: bool = False  # the capability's provider refused it (`denied`): terminal
-    #: pending (never finished), ok, error (an error envelope), raised, or rejected (not
-    #: dispatched: its input was refused or could not be validated, or the provider denied it)
-    status: str = "pending"
-    #: ticks of the mission's call clock when the call started and ended (None: it never did)
-    started: int = 0
-    finished: int | None = None
-
-    @property
-    def indeterminate(self) -> bool:
-        """A write (or undeclared effect) that may have been dispatched and did not succeed:
-        whether it took effect is unknown (seed 001, `mutation_state: indeterminate`)."""
-        return self.effect != "read" and self.status in ("pending", "error", "raised")
-
-
-def last_result(calls: Sequence[_Call], value: Any) -> bool:
-    """Is `value` exactly (the same object) the result of the last capability call?
-
-    The last call is the one that started last. Calls that ran at the same time as it (under
-    `pmap`/`pcalls`: still running when it started) count as last too, since no order among
-    them is observable; a call that had finished before it started does not. In a sequential
-    program this is exactly the last call (seed 001: an error-shaped value after an unrelated
-    read is not the last result).
-    """
-    if not calls:
-        return False
-    last = max(calls, key=lambda c: c.started)
-    return any(
-        c.result is value and (c.finished is None or c.finished > last.started) for c in calls
-    )
-
-
-def last_result_equal(calls: Sequence[_Call], value: Any) -> bool:
-    """`last_result` for an isolated mission: the program's value and the capability
-    results crossed the worker boundary as data, so the test is equality of the value with
-    a last result as the worker received it (its JSON form), not identity."""
-    if not calls:
-        return False
-    last = max(calls, key=lambda c: c.started)
-    try:
-        mine = to_json_value(value)
-    except (PtcError, TypeError, ValueError, RecursionError):
-        return False
-    for c in calls:
-        if (c.finished is not None and c.finished <= last.started) or c.status == "raised":
-            continue
-        try:
-            if json.loads(json.dumps(c.result, default=_json_default)) == mine:
-                return True
-        except (TypeError, ValueError, RecursionError):
-            continue
-    return False
-
-
-def _json_default(x: object) -> object:
-    """Tool results as the worker pool sends them: sets and tuples as arrays, keywords and
-    symbols as their names."""
-    if isinstance(x, set | frozenset | tuple):
-        return list(x)
-    name = getattr(x, "name", None)
-    if isinstance(x, Keyword | SymbolRef) and isinstance(name, str):
-        return name
-    raise TypeError("not JSON")
-
-
-def _denied(value: Any) -> bool:
-    """An error envelope whose reason is `denied` (a string or a keyword)."""
-    if not isinstance(value, Mapping):
-        return False
-
-    def text(key: str) -> str:
-        v = value.get(key)
-        return str(getattr(v, "name", v))
-
-    return text("status") == "error" and text("reason") == "denied"
-
-
-def _error_envelope(value: Any) -> bool:
-    """A capability result `{:status "error" ...}` (string or keyword keys and values)."""
-    if not isinstance(value, Mapping):
-        return False
-    for k, v in value.items():
-        if getattr(k, "name", k) == "status":
-            return getattr(v, "name", v) == "error"
-    return False
-
-
-def _route_error(reason: str) -> dict[str, Any]:
-    return {"status": "error", "kind": "protocol_error", "reason": reason, "retryable?": False}
-
-
-def _no_arguments(args: Any) -> bool:
-    return args is None or (isinstance(args, Mapping) and not args)
-
-
-def _ms_left(deadline: float | None) -> int | None:
-    return None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
-
-
-class _MissionRuntime:
-    """One mission of one agent run: its environment, a fresh state owner, a call ledger."""
-
-    def __init__(self, mission: Mission, host: AgentHost) -> None:
-        self.mission = mission
-        self.host = host
-        self.ledger: list[_Call] = []
-        #: orders the starts and ends of capability calls, also across parallel workers
-        self._clock = itertools.count(1)
-        #: why the current evaluation hit a host failure (input validation unavailable)
-        self.host_failure: str | None = None
-        #: when the current evaluation's own budget ends (monotonic), None = no budget
-        self.eval_deadline: float | None = None
-        tools: dict[str, Callable[..., Any]] = {**mission.tools, **self._routes()}
-        # The routes are granted to the API environment too, so a mission prelude may wrap them.
-        items = library.mission_items(mission.preludes)
-        self.api_env = Environment(items, tools=tools, data=mission.data)
-        wrapped = {name: self._recorded(name, fn) for name, fn in tools.items()}
-        self.mode: Mode = mission.mode or host.limits.mission_mode
-        # Isolated: one worker, started now (the model's first turn overlaps its start-up)
-        # and then dedicated to this mission's state owner.
-        self.run_env = Environment(
-            self.api_env.bundle,
-            tools=wrapped,
-            data=mission.data,
-            timeout_ms=mission.timeout_ms,
-            limits=mission.limits,
-            mode=self.mode,
-            pool_size=1,
-        )
-        self.owner = object()
-        self._inventory: str | None = None  # the frozen inventory, as canonical JSON
-
-    def _recorded(self, name: str, fn: Callable[..., Any]) -> Callable[[Any], Any]:
-        effect = (fn.effect or "unknown") if isinstance(fn, Tool) else "unknown"
-
-        def call(args: Any) -> Any:
-            record = _Call(name, str(effect), started=next(self._clock))
-            self.ledger.append(record)
-            try:
-                return self._dispatch(record, fn, args)
-            finally:
-                record.finished = next(self._clock)
-
-        call.__name__ = name.replace("-", "_")
-        # a tool trusted to return PTC values keeps that trust through the recording
-        call.returns_ptc_data = getattr(fn, "returns_ptc_data", False) is True  # type: ignore[attr-defined]
-        return call
-
-    def _dispatch(self, record: _Call, fn: Callable[..., Any], args: Any) -> Any:
-        """Call `fn` for `record`, noting how the call ended."""
-        try:
-            record.result = fn(args)
-        except InputValidationUnavailable:
-            record.status = "rejected"
-            self.host_failure = "input-validation-unavailable"
-            raise
-        except OutputValidationUnavailable:
-            # The tool ran (its effect happened); its result was not handed on.
-            record.status = "unvalidated"
-            self.host_failure = "output-validation-unavailable"
-            raise
-        except ContractViolation as exc:  # a Tool's input check runs before its function
-            input_refused = exc.side == "input" and isinstance(fn, Tool)
-            record.status = "rejected" if input_refused else "raised"
-            raise
-        except ProviderError as exc:
-            record.denied = exc.failure.reason == "denied"
-            record.status = "rejected" if record.denied else "raised"
-            raise
-        except BaseException:
-            record.status = "raised"
-            raise
-        record.denied = _denied(record.result)
-        if record.denied:
-            record.status = "rejected"
-        else:
-            record.status = "error" if _error_envelope(record.result) else "ok"
-        return record.result
-
-    # -- reserved runtime routes (read-only) ---------------------------------------------
-
-    def _routes(self) -> dict[str, Tool]:
-        def route(fn: Callable[[Any], Any], name: str, doc: str) -> Tool:
-            # An untyped one-argument callable (no signature is derived from the method's
-            # hints): the route receives the argument map as is and checks it itself.
-            return Tool(lambda args: fn(args), name=name, effect="read", doc=doc)
-
-        return {
-            "runtime-usage": route(self._usage, "runtime-usage", "This run's usage so far."),
-            "runtime-remaining": route(
-                self._remaining, "runtime-remaining", "What is left of this run's budgets."
-            ),
-            "cap-list": route(self._cap_list, "cap-list", "The mission's capabilities."),
-            "cap-describe": route(
-                self._cap_describe, "cap-describe", "One capability by {:name n}, or nil."
-            ),
-        }
-
-    def _usage(self, args: Any) -> dict[str, Any]:
-        if not _no_arguments(args):
-            return _route_error("invalid_runtime_usage_request")
-        # this evaluation's capability calls, this one included
-        return {**self.host.run_usage(), "capability_calls": len(self.ledger)}
-
-    def _remaining(self, args: Any) -> dict[str, Any]:
-        if not _no_arguments(args):
-            return _route_error("invalid_runtime_remaining_request")
-        return {**self.host.run_remaining(), "evaluation_ms": _ms_left(self.eval_deadline)}
-
-    def _capabilities(self) -> list[dict[str, Any]]:
-        """The mission's own public capabilities (never the routes or private tools)."""
-        out = []
-        for t in self.api_env.inventory().tools:
-            if t.private_to or t.name in mission_api.MISSION_ROUTES:
-                continue
-            doc = t.doc[:ROUTE_DOC_CHARS] if t.doc else None
-            out.append({"name": t.name, "effect": t.effect, "signature": t.signature, "doc": doc})
-        return out
-
-    def inventory(self, name: str) -> dict[str, Any]:
-        """The mission's structured inventory, computed once and then frozen: every call
-        in the run answers the same map (a fresh copy, so no caller can change it)."""
-        if self._inventory is None:
-            inv = self.api_env.inventory()
-            mission = self.mission
-            limits = self.run_env.runtime.limits
-            data: Mapping[str, Any] = mission.data or {}
-            frozen = {
-                "schema_version": 1,
-                "mission": name,
-                "namespaces": [
-                    {"namespace": ns, "doc": doc} for ns, doc in sorted(inv.namespaces.items())
-                ],
-                "exports": [e.to_json() for e in inv.exports],
-                "capabilities": self._capabilities(),
-                "routes": list(mission_api.MISSION_ROUTES),
-                "data": [
-                    {"name": str(k), "type": mission_api.data_type(data[k])}
-                    for k in sorted(data, key=str)
-                ],
-                "limits": {
-                    "timeout_ms": mission.timeout_ms,
-                    **{f: getattr(limits, f) for f in INVENTORY_LIMITS},
-                },
-            }
-            self._inventory = json.dumps(frozen, ensure_ascii=False, sort_keys=True)
-        value: dict[str, Any] = json.loads(self._inventory)
-        return value
-
-    def _cap_list(self, args: Any) -> Any:
-        if not _no_arguments(args):
-            return _route_error("invalid_capability_list_request")
-        return self._capabilities()
-
-    def _cap_describe(self, args: Any) -> Any:
-        name = None
-        if isinstance(args, Mapping) and len(args) == 1:
-            key, value = next(iter(args.items()))
-            if getattr(key, "name", key) == "name":  # {:name n} or {"name" n}
-                name = value
-        if not isinstance(name, str):
-            return _route_error("invalid_capability_description_request")
-        return next((c for c in self._capabilities() if c["name"] == name), None)
-
-    def close(self) -> None:
-        self.run_env.close()
-        self.api_env.close()
-
-
-@dataclass(frozen=True)
-class ResultContract:
-    """A result contract and where the host got it.
-
-    `signature`: a bare type (`"{total :int}"`), a signature whose output is used, or a
-    parsed type. `source`: where the contract was read from (a file, or a manifest and the
-    place in it, e.g. `"agent.json#/signature"`); the host reports it as `contract_source`
-    when correction is exhausted. It is set only by host code (the entries, the CLI), never
-    by a workflow or a model program, so the report can be trusted.
-    """
-
-    signature: str | Signature | SigType
-    source: str | None = None
-
-
-Contract = str | Signature | SigType | ResultContract | Path
-
-
-def result_contract(signature: Contract | None) -> tuple[SigType | None, str | None]:
-    """(the contract's type, its source): `signature` as a bare type (`{total :int}`), a
-    signature's output, a `ResultContract`, or a `pathlib.Path` of a file holding either
-    (its path is then the source); None is no contract."""
-    if signature is None:
-        return None, None
-    if isinstance(signature, ResultContract):
-        return contract_type(signature.signature), signature.source
-    if isinstance(signature, Path):
-        return contract_type(signature.read_text(encoding="utf-8")), str(signature)
-    return contract_type(signature), None
-
-
-def contract_type(signature: str | Signature | SigType | None) -> SigType | None:
-    """A result contract: a bare type (`{total :int}`), a signature's output, or None."""
-    if signature is None:
-        return None
-    if isinstance(signature, Signature):
-        return signature.output
-    if isinstance(signature, str):
-        text = signature.strip()
-        if text.startswith("(") or text.startswith("->"):
-            return parse(text).output
-        return parse_type(text)
-    return signature
 
 
 SYSTEM_PROMPT: Final = """\
@@ -637,24 +138,18 @@ class AgentHost:
         self.lease = EvaluationLease()
         run_ms = self.limits.run_timeout_ms
         self.deadline = None if run_ms is None else time.monotonic() + run_ms / 1000.0
-        self.model_calls = 0
         #: host-recorded limit refusals, so a reported limit failure can be checked (anti-forgery)
         self.refusals: list[str] = []
-        self._missions: dict[str, _MissionRuntime] = {}
+        self._missions: dict[str, MissionRuntime] = {}
         self._lock = threading.Lock()
         self.events: list[dict[str, Any]] = []
         #: the run's event stream; the entries replace it with one that has their callback
         self.trace = Trace()
         self.protocol_errors = 0
         self.evaluations = 0
-        self.provider_failures: list[dict[str, Any]] = []
-        #: (alias, max_tokens, bindings) of every truncated response an adapter stated its
-        #: cap for: a `model_output_truncated` report may cite only these
-        self._output_caps: list[tuple[Any, Any, tuple[Any, ...]]] = []
         #: host failures recorded by evaluations (anti-forgery for `capability_unavailable`)
         self.host_failures: list[str] = []
         self.failure: AgentError | None = None
-        self.crash: BaseException | None = None
         #: references (`_keep`) of the candidates the loops returned: the only values a
         #: `result_contract_failed` report may name
         self._returned: set[int] = set()
@@ -663,11 +158,8 @@ class AgentHost:
         self.values: list[Any] = []  # native returned/failed values, by reference
         self.last_returned: Any = None
         self.usage: dict[str, dict[str, int]] = {}
-        #: host-held transcripts (`llm/transcript`): id -> the messages sent so far
-        self._transcripts: dict[int, list[Message]] = {}
-        #: the workflow's cap on one tool result, which a model response must fit (set by
-        #: the entry that builds the workflow environment)
-        self.response_bytes = DEFAULT_RESPONSE_BYTES
+        #: model requests, their quota and transcripts (shares the run's lock)
+        self.transport = ModelTransport(router, self.limits.workflow_capability_calls, self._lock)
 
     # -- binding ---------------------------------------------------------------------
 
@@ -683,7 +175,7 @@ class AgentHost:
             )
 
         return {
-            "llm-request": private(self.llm_request, "llm-request"),
+            "llm-request": private(self.transport.request, "llm-request"),
             "kernel-eval": private(self.kernel_eval, "kernel-eval"),
             "kernel-render-api": private(self.render_api, "kernel-render-api"),
             "kernel-validate-result": private(self.validate_result, "kernel-validate-result"),
@@ -693,17 +185,17 @@ class AgentHost:
                 self.mission_inventory, "kernel-mission-inventory"
             ),
             "kernel-failure": private(self.report_failure, "kernel-failure"),
-            "llm-transcript": private(self.open_transcript, "llm-transcript"),
+            "llm-transcript": private(self.transport.open_transcript, "llm-transcript"),
             "workflow-annotate": private(self.annotate, "workflow-annotate"),
             "runtime-usage": private(self._usage_route, "runtime-usage"),
             "runtime-remaining": private(self._remaining_route, "runtime-remaining"),
         }
 
-    def mission(self, name: str) -> _MissionRuntime | None:
+    def mission(self, name: str) -> MissionRuntime | None:
         with self._lock:
             rt = self._missions.get(name)
             if rt is None and name in self.mission_specs:
-                rt = _MissionRuntime(self.mission_specs[name], self)
+                rt = MissionRuntime(self.mission_specs[name], self)
                 self._missions[name] = rt
             return rt
 
@@ -723,66 +215,6 @@ class AgentHost:
 
     # -- capabilities ----------------------------------------------------------------
 
-    def llm_request(self, args: Any) -> dict[str, Any]:
-        history: list[Message] = []
-        if isinstance(args, Mapping) and "transcript" in args:
-            appended = self._append(args)
-            if isinstance(appended, dict):  # a malformed append: refused before any call
-                return appended
-            history = appended
-            args = {k: v for k, v in args.items() if k not in ("transcript", "append")}
-            args["messages"] = []
-        refusal = self._capability_quota(args)
-        if refusal is not None:
-            return refusal
-        try:
-            envelope = self.router.llm_request(args, history)
-        except ProviderError:  # pragma: no cover - llm_request returns these as data
-            raise
-        except BaseException as exc:  # a provider or callback crash fails the workflow
-            self.crash = exc
-            raise
-        if envelope.get("status") != "ok":
-            with self._lock:
-                self.provider_failures.append(envelope)
-            return envelope
-        value = envelope["value"]
-        if isinstance(value, dict):
-            limit = value.get("output_limit")
-            if value.get("finish_reason") == "length" and isinstance(limit, dict):
-                with self._lock:  # what a truncation report may cite (`report_failure`)
-                    self._output_caps.append(
-                        (value.get("model"), limit.get("value"), tuple(limit.get("bindings", ())))
-                    )
-            value = fit_response(value, self.response_bytes)
-        return {"status": "ok", "value": value}
-
-    def open_transcript(self, args: Any) -> dict[str, Any]:
-        """`llm/transcript`: a new, empty host-held transcript; its id."""
-        with self._lock:
-            tid = len(self._transcripts)
-            self._transcripts[tid] = []
-        return {"status": "ok", "value": tid}
-
-    def _append(self, args: Mapping[str, Any]) -> list[Message] | dict[str, Any]:
-        """Append `args["append"]` to transcript `args["transcript"]`; its messages, or the
-        invalid-request envelope (nothing appended) when the id or a message is malformed."""
-        tid = args.get("transcript")
-        with self._lock:
-            messages = self._transcripts.get(tid) if type(tid) is int else None
-        new = args.get("append")
-        try:
-            if messages is None:
-                raise RequestShapeError("request.transcript must be an id from llm/transcript")
-            if not isinstance(new, list):
-                raise RequestShapeError("request.append must be an array of messages")
-            converted = [message_from_json(m) for m in new]
-        except RequestShapeError as exc:
-            failure = ProviderFailure("provider_error", "invalid_request", False, str(exc))
-            return failure.to_envelope()
-        messages.extend(converted)  # only its own loop appends to a transcript
-        return messages
-
     def run_usage(self) -> dict[str, Any]:
         """The run's usage so far (`runtime/usage`)."""
         llm = {
@@ -798,7 +230,7 @@ class AgentHost:
             return {
                 "subordinate_evaluations": self.evaluations,
                 "agent_protocol_errors": self.protocol_errors,
-                "llm_requests": self.model_calls,
+                "llm_requests": self.transport.model_calls,
                 "llm": llm,
             }
 
@@ -809,21 +241,23 @@ class AgentHost:
             evaluations = limits.subordinate_evaluations
             requests = limits.workflow_capability_calls
             return {
-                "run_ms": _ms_left(self.deadline),
+                "run_ms": ms_left(self.deadline),
                 "subordinate_evaluations": (
                     None if evaluations is None else max(0, evaluations - self.evaluations)
                 ),
-                "llm_requests": None if requests is None else max(0, requests - self.model_calls),
+                "llm_requests": (
+                    None if requests is None else max(0, requests - self.transport.model_calls)
+                ),
             }
 
     def _usage_route(self, args: Any) -> dict[str, Any]:
-        if not _no_arguments(args):
-            return _route_error("invalid_runtime_usage_request")
+        if not no_arguments(args):
+            return route_error("invalid_runtime_usage_request")
         return self.run_usage()
 
     def _remaining_route(self, args: Any) -> dict[str, Any]:
-        if not _no_arguments(args):
-            return _route_error("invalid_runtime_remaining_request")
+        if not no_arguments(args):
+            return route_error("invalid_runtime_remaining_request")
         return self.run_remaining()
 
     def mission_inventory(self, args: Any) -> dict[str, Any]:
@@ -838,31 +272,6 @@ class AgentHost:
                 "retryable?": False,
             }
         return {"status": "ok", "value": rt.inventory(name)}
-
-    def _capability_quota(self, args: Any) -> dict[str, Any] | None:
-        """The global model-call quota (`workflow_capability_calls`), a named refusal."""
-        limit = self.limits.workflow_capability_calls
-        with self._lock:
-            if limit is None or self.model_calls < limit:
-                self.model_calls += 1
-                return None
-            envelope: dict[str, Any] = {
-                "status": "error",
-                "kind": "limit_exceeded",
-                "reason": "capability_quota",
-                "retryable?": False,
-                "details": {
-                    "limit": "workflow_capability_calls",
-                    "name": "llm-request",
-                    "limit_value": limit,
-                },
-            }
-            requested = args.get("model") if isinstance(args, Mapping) else None
-            alias = requested if isinstance(requested, str) else self.router.default
-            if alias is not None:
-                envelope["model"] = alias
-            self.provider_failures.append(envelope)
-            return envelope
 
     def render_api(self, args: Any) -> dict[str, Any]:
         name = args.get("mission") if isinstance(args, Mapping) else None
@@ -949,7 +358,7 @@ class AgentHost:
         return {"outcome": outcome, "reason": reason, "retryable?": False}
 
     def _evaluate(
-        self, rt: _MissionRuntime, source: str, obs_chars: int, budget: float | None
+        self, rt: MissionRuntime, source: str, obs_chars: int, budget: float | None
     ) -> dict[str, Any]:
         rt.ledger.clear()
         rt.host_failure = None
@@ -980,7 +389,7 @@ class AgentHost:
             with self._lock:
                 self._returned.add(ev["value_ref"])
             self.last_returned = result.value
-            ev.update(self._observation(result.value, result.output, obs_chars))
+            ev.update(observation(result.value, result.output, obs_chars))
         elif result.outcome == "fail":
             # Isolated, tool results and the fail value crossed the worker boundary as
             # data, so "exactly the last result" is equality with what the worker received.
@@ -994,7 +403,7 @@ class AgentHost:
                 self._failed.add(ev["value_ref"])
         elif result.ok:
             ev.update(outcome="continued")
-            ev.update(self._observation(result.value, result.output, obs_chars))
+            ev.update(observation(result.value, result.output, obs_chars))
         else:
             err = result.error
             assert err is not None
@@ -1005,7 +414,7 @@ class AgentHost:
                 outcome=err.code if commit else "evaluation_error",
                 kind=err.code,
                 reason=err.kind,
-                message=_bounded(err.message, MESSAGE_LIMIT),
+                message=bounded(err.message, MESSAGE_LIMIT),
             )
             if commit:
                 ev["phase"] = COMMIT_PHASE
@@ -1026,44 +435,13 @@ class AgentHost:
     def native(self, ref: Any) -> Any:
         return self.values[ref] if isinstance(ref, int) and 0 <= ref < len(self.values) else None
 
-    def _observation(self, value: Any, output: str, limit: int) -> dict[str, Any]:
-        caps: list[str] = []
-        try:
-            # println output keeps its own reserve of the observation budget
-            reserve = min(limit // 3, PRINT_RESERVE_MAX) if output else 0
-            shown = preview(value, PreviewCaps.for_budget(max(1, limit - reserve)))
-            caps = list(shown.caps_hit)
-            text = shown.text
-            if shown.sampled_keys:  # map keys are data too: inside the untrusted body
-                keys = ("\nsampled keys: " + " ".join(shown.sampled_keys))[: limit // 4]
-                text = text[: max(0, limit - reserve - len("user=> ") - len(keys))] + keys
-            body = "user=> " + text
-        except Exception:  # a preview failure never changes the outcome
-            body = "user=> #<preview unavailable>"
-        if output:
-            reserve = min(limit // 3, PRINT_RESERVE_MAX)
-            prints = output if len(output) <= reserve else output[:reserve] + "...[prints omitted]"
-            body += "\nprintln:\n" + prints
-        return {"observation": body, "preview": {"truncated?": bool(caps), "caps_hit": caps}}
-
     def validate_result(self, args: Any) -> dict[str, Any]:
+        """`kernel/validate-result`: check the returned candidate `value_ref` (a host
+        reference) against the run's result contract."""
         if self.contract is None:
             return {"enforced?": False, "valid?": True}
         value = self.native(args.get("value_ref")) if isinstance(args, Mapping) else None
-        errors = validate_value(self.contract, value)
-        if not errors:
-            return {"enforced?": True, "valid?": True}
-        violations = []
-        for e in errors[:MAX_VIOLATIONS]:
-            item: dict[str, Any] = {"kind": str(e.kind), "path": e.path_text or "(root)"}
-            if e.kind in ("type_mismatch", "missing_key", "missing_field"):
-                item["expected"] = _bounded(e.expected, 200)
-            violations.append(item)
-        return {
-            "enforced?": True,
-            "valid?": False,
-            "details": {"violations": violations, "violation_count": len(errors)},
-        }
+        return check_candidate(self.contract, value)
 
     def check_source(self, args: Any) -> dict[str, Any]:
         """Terminal-only phases (seed 001): never run the program; accept it only as exactly
@@ -1075,7 +453,7 @@ class AgentHost:
         try:
             heads = top_level_heads(source)
         except PtcError as exc:
-            return {"outcome": "invalid", "message": _bounded(exc.message, MESSAGE_LIMIT)}
+            return {"outcome": "invalid", "message": bounded(exc.message, MESSAGE_LIMIT)}
         if not (len(heads) == 1 and heads[0] in ("return", "fail")):
             found = "one other form" if len(heads) == 1 else f"{len(heads)} top-level forms"
             return {"outcome": "invalid", "message": f"Found {found}."}
@@ -1098,7 +476,7 @@ class AgentHost:
             return {"outcome": "valid"}
         return {
             "outcome": "invalid",
-            "message": _bounded(f"It does not compile in this mission: {why}", MESSAGE_LIMIT),
+            "message": bounded(f"It does not compile in this mission: {why}", MESSAGE_LIMIT),
         }
 
     def count_protocol_error(self, args: Any) -> bool:
@@ -1116,18 +494,8 @@ class AgentHost:
         kind = args.get("type") if isinstance(args, Mapping) else None
         data = args.get("data") if isinstance(args, Mapping) else None
         data = {} if data is None else data
-        problem = None
-        if not isinstance(kind, str) or not ANNOTATION_TYPE.fullmatch(kind):
-            problem = "the type must be a lower-case name ([a-z][a-z0-9-]{0,63})"
-        elif kind in HOST_EVENT_TYPES:
-            problem = f"{kind} events are the host's own"
-        elif not isinstance(data, Mapping) or len(data) > MAX_FIELDS:
-            problem = f"the data must be a map of at most {MAX_FIELDS} fields"
-        elif not all(isinstance(k, str) for k in data):
-            problem = "the data's keys must be strings or keywords"
-        elif not all(v is None or isinstance(v, str | int | float | bool) for v in data.values()):
-            problem = "the data's values must be scalars (strings, numbers, booleans, nil)"
-        if problem is not None or not isinstance(kind, str):
+        problem = annotation_problem(kind, data)
+        if problem is not None or not isinstance(kind, str) or not isinstance(data, Mapping):
             return {
                 "status": "error",
                 "kind": "protocol_error",
@@ -1168,7 +536,7 @@ class AgentHost:
             payload = {"kind": "capability-unavailable", "reason": reason}
         if code == "llm_provider_failed":
             envelope = payload.get("envelope")
-            if not any(envelope == f for f in self.provider_failures):  # anti-forgery
+            if not any(envelope == f for f in self.transport.provider_failures):  # anti-forgery
                 self._fail("workflow_error", "unrecorded provider failure reported", {})
             env = dict(envelope) if isinstance(envelope, Mapping) else {}
             if env.get("kind") == "limit_exceeded":
@@ -1178,7 +546,7 @@ class AgentHost:
                 for k in ("kind", "reason", "retryable?", "model")
                 if env.get(k) is not None
             }
-        self._fail(code, _message(code, payload), payload)
+        self._fail(code, failure_message(code, payload), payload)
 
     def _subject_failure(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         """The facts of a propagated subject failure: its kind (closed), the failure data,
@@ -1215,7 +583,7 @@ class AgentHost:
             self._fail("workflow_error", "unrecorded result-contract failure reported", {})
         out: dict[str, Any] = {
             "agent_turns": payload.get("agent_turns"),
-            "constraint": _bounded(render_type(contract), CONSTRAINT_CHARS),
+            "constraint": bounded(render_type(contract), CONSTRAINT_CHARS),
             "violations": contract_violations(errors),
         }
         if self.contract_source is not None:
@@ -1232,7 +600,7 @@ class AgentHost:
         raw = payload.get("bindings")
         bindings = tuple(raw) if isinstance(raw, Sequence) and not isinstance(raw, str) else ()
         with self._lock:
-            recorded = (alias, cap, bindings) in self._output_caps
+            recorded = (alias, cap, bindings) in self.transport.output_caps
         if recorded:
             out["max_tokens"] = cap
             out["bindings"] = list(bindings)
@@ -1245,139 +613,4 @@ class AgentHost:
             # it (their siblings are being cancelled) do not replace its report.
             if self.failure is None:
                 self.failure = AgentError(code, message, details)
-        raise _Terminal(code)
-
-
-def contract_violations(errors: Sequence[ValidationError]) -> list[dict[str, Any]]:
-    """The violations of a trusted `result_contract_failed` report, in the errors' order:
-    `{kind, path}` (`path` the schema path, `"(root)"` for the value itself), and for keys
-    the contract requires but the candidate lacks, one `{kind: "missing", path: <the map's
-    path>, missing_required: [declared keys]}` per map. Only schema-declared names and
-    paths, never candidate values or undeclared keys; at most `MAX_VIOLATIONS` entries."""
-    out: list[dict[str, Any]] = []
-    missing: dict[str, list[str]] = {}
-    for e in errors:
-        if e.kind == "missing" and e.path and isinstance(e.path[-1], str):
-            parent = path_text(tuple(e.path[:-1])) or "(root)"
-            if parent not in missing:
-                missing[parent] = []
-                out.append({"kind": "missing", "path": parent, "missing_required": missing[parent]})
-            missing[parent].append(e.path[-1])
-        else:
-            out.append({"kind": str(e.kind), "path": e.path_text or "(root)"})
-    return out[:MAX_VIOLATIONS]
-
-
-def response_bytes(max_program_chars: int) -> int:
-    """The workflow's cap on one tool result for loops whose programs may have
-    `max_program_chars` characters: any response whose program is within that limit fits,
-    so a too-large program is the loop's protocol correction, never a runtime error."""
-    need = JSON_CHAR_BYTES * max_program_chars + 4 * RESPONSE_CONTENT_CHARS
-    return max(DEFAULT_RESPONSE_BYTES, need + RESPONSE_SLACK_BYTES)
-
-
-def _json_bytes(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-
-
-def fit_response(value: dict[str, Any], cap: int) -> dict[str, Any]:
-    """A model response (`Response.to_json`) made to fit the workflow's result cap.
-
-    A response within `cap` bytes is returned as is. Otherwise (seed 001: a too-large
-    program is a protocol correction, not a failure of the workflow) the assistant text is
-    cut to `RESPONSE_CONTENT_CHARS` (more than the loop keeps of it anyway), and each call's
-    program to a prefix that fits, with its original length as `program_chars`, which
-    agent.native reports as `program-too-large`. A call whose arguments still do not fit
-    loses them (`args_error`), and is then reported as `invalid-json-arguments`.
-    """
-    if _json_bytes(value) <= cap:
-        return value
-    out = dict(value)
-    content = out.get("content")
-    if isinstance(content, str) and len(content) > RESPONSE_CONTENT_CHARS:
-        out["content"] = content[:RESPONSE_CONTENT_CHARS]
-    calls = out.get("tool_calls")
-    if isinstance(calls, list) and calls:
-        budget = max(0, cap - RESPONSE_SLACK_BYTES - _json_bytes(out.get("content")))
-        share = budget // len(calls)
-        fitted = []
-        for call in calls:
-            call = dict(call) if isinstance(call, Mapping) else call
-            args = call.get("args") if isinstance(call, dict) else None
-            if isinstance(args, Mapping) and _json_bytes(args) > share:
-                program = args.get("program")
-                if isinstance(program, str) and len(args) == 1:
-                    keep = max(0, share - 64) // JSON_CHAR_BYTES
-                    call["args"] = {"program": program[:keep]}
-                    call["program_chars"] = len(program)
-                else:
-                    call["args"] = {}
-                    call["args_error"] = "invalid_json"
-            fitted.append(call)
-        out["tool_calls"] = fitted
-    return out
-
-
-def _bounded(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _message(code: str, p: Mapping[str, Any]) -> str:
-    if code == "invalid_agent_config":
-        reason = p.get("reason")
-        if reason == "invalid-task":
-            return f"the task must be a string, got {p.get('type')}"
-        if reason == "invalid-phases":
-            return f"phases {p.get('problem')}"
-        if reason == "unknown-option":
-            return f"unknown option {_bounded(str(p.get('option')), 64)!r}"
-        if reason == "invalid-mission":
-            return f"mission must be a non-blank string, got {p.get('type')}"
-        head = f"{p.get('option')} must be an integer in {p.get('min')}..{p.get('max')}"
-        if "value" in p:
-            return f"{head}, got {p['value']}"
-        return f"{head}, got {p.get('type')}"
-    if code == "invalid_prompt":
-        return f"the agent.prompt policy returned an invalid value ({p.get('reason')})"
-    if code == "runtime_limit_exceeded":
-        limit = p.get("limit")
-        if limit == "agent_turns":
-            return f"agent_turns limit of {p.get('value')} reached (reason: {p.get('reason')})"
-        if limit == "subordinate_evaluations":
-            return (
-                f"subordinate_evaluations limit of {p.get('value')} reached; raise the host's "
-                "subordinate_evaluations ceiling, or reduce agent turns or parallel agent loops"
-            )
-        return f"{limit} limit of {p.get('value')} exceeded"
-    if code == "mission_unavailable":
-        return f"mission {_bounded(str(p.get('mission')), 64)!r} is unavailable"
-    if code == "result_contract_failed":
-        where = f" (contract {p['contract_source']})" if "contract_source" in p else ""
-        return f"no contract-valid result after {p.get('agent_turns')} turns{where}"
-    if code in ("llm_provider_failed", "capability_quota_exceeded"):
-        return f"{p.get('kind')}/{p.get('reason')} (model {p.get('model')})"
-    if code == "evaluation_unavailable":
-        why = {
-            "admission_timeout": "the evaluation lease was not granted within "
-            "evaluation_admission_timeout_ms",
-            "deadline": "the run deadline passed before the evaluation was admitted",
-        }.get(str(p.get("reason")), str(p.get("reason")))
-        return f"mission evaluation unavailable: {why}"
-    if code == "capability_unavailable":
-        if p.get("reason") == "output-validation-unavailable":
-            why = "a capability's result could not be validated, so it was not used"
-        else:
-            why = "a capability's input could not be validated, so it was not called"
-        return f"{p.get('kind')}/{p.get('reason')}: {why}"
-    if code == "subject_failure":
-        return f"the agent did not produce a value ({p.get('kind')})"
-    if code == "model_output_truncated":
-        head = f"model output truncated without a usable action (model {p.get('alias')})"
-        if "max_tokens" not in p:
-            return head
-        return (
-            f"{head}; the request's max_tokens cap was {p['max_tokens']}, bound by "
-            f"{', '.join(p['bindings'])} (request metadata: the provider may enforce a lower "
-            f"ceiling); {'; or '.join(p['remedy'])}"
-        )
-    return code
+        raise Terminal(code)

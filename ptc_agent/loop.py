@@ -17,17 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from ptc_agent.host import (
-    TOOL_OWNERS,
-    AgentError,
-    AgentHost,
-    Contract,
-    HostLimits,
-    Mission,
-    response_bytes,
-)
+from ptc_agent.failures import AgentError
+from ptc_agent.host import TOOL_OWNERS, AgentHost
 from ptc_agent.library import SHIPPED, Selection, library_closure
+from ptc_agent.missions import Mission
 from ptc_agent.providers import Alias, ModelRouter, Provider
+from ptc_agent.response_fit import response_bytes
+from ptc_agent.result_contract import Contract
+from ptc_agent.run_limits import HostLimits
 from ptc_agent.trace import (
     EventSink,
     Trace,
@@ -253,7 +250,7 @@ def _workflow(
     largest loop, 128 turns); `max_request_chars` the largest model request the loops may send
     (default: the `max_transcript_chars` ceiling), which sets the tool-argument byte cap;
     `max_program_chars` the largest program they accept (default: its ceiling), which sets
-    the tool-result byte cap a model response must fit (`host.response_bytes`).
+    the tool-result byte cap a model response must fit (`host.transport.response_bytes`).
     `selection`: the installed components (`library.resolve_components`); default
     `WORKFLOW_NAMESPACES`.
     """
@@ -272,11 +269,11 @@ def _workflow(
         max_request_chars = MAX_TRANSCRIPT_CHARS
     if max_program_chars is None:
         max_program_chars = MAX_PROGRAM_CHARS
-    host.response_bytes = response_bytes(max_program_chars)
+    host.transport.response_bytes = response_bytes(max_program_chars)
     limits = DEFAULT_LIMITS.with_(
         max_tool_calls=max_host_calls,
         tool_arg_bytes=request_arg_bytes(max_request_chars),
-        tool_result_bytes=host.response_bytes,
+        tool_result_bytes=host.transport.response_bytes,
     )
     env = Environment(bundle, tools=host.tools(), timeout_ms=None, limits=limits)
     owners = set(TOOL_OWNERS.values())
@@ -335,8 +332,8 @@ def _run_in_workflow(
         host.close()
         if own_router is not None:
             own_router.close()
-    if host.crash is not None:
-        raise host.crash
+    if host.transport.crash is not None:
+        raise host.transport.crash
     if host.failure is not None:
         raise host.failure
     return result

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ptc_agent.host import AgentError, AgentHost, Contract, HostLimits, Mission
+from ptc_agent.failures import AgentError
+from ptc_agent.host import AgentHost
 from ptc_agent.library import Selection, resolve_components
 from ptc_agent.loop import (
     MAX_TOTAL_TURNS,
@@ -34,7 +35,10 @@ from ptc_agent.loop import (
     _workflow,
     host_call_budget,
 )
+from ptc_agent.missions import Mission
 from ptc_agent.providers import ModelRouter
+from ptc_agent.result_contract import Contract
+from ptc_agent.run_limits import HostLimits
 from ptc_agent.trace import EventSink, Trace
 from ptc_compiler.prelude import CacheDir, Environment
 from ptc_runtime.host_api import DEFAULT_LIMITS

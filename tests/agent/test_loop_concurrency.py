@@ -12,8 +12,8 @@ import pytest
 from loop_helpers import call
 
 from ptc_agent import AgentError, run_outcome
-from ptc_agent.host import EvaluationLease, HostLimits
 from ptc_agent.providers import Alias, ModelRouter, Request, ScriptedProvider
+from ptc_agent.run_limits import EvaluationLease, HostLimits
 from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 

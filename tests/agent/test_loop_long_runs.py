@@ -15,7 +15,7 @@ import pytest
 from loop_helpers import call, encoded_len, last_content
 
 from ptc_agent import run_outcome, run_phased
-from ptc_agent.host import AgentError, HostLimits
+from ptc_agent.failures import AgentError
 from ptc_agent.loop import (
     HOST_CALLS_PER_TURN,
     MAX_TOTAL_TURNS,
@@ -25,6 +25,7 @@ from ptc_agent.loop import (
     request_arg_bytes,
 )
 from ptc_agent.providers import ScriptedProvider
+from ptc_agent.run_limits import HostLimits
 from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 from ptc_runtime.limits import DEFAULT_LIMITS

@@ -11,8 +11,8 @@ import pytest
 from loop_helpers import agent, call, last_content
 
 from ptc_agent.crossing import to_workflow
-from ptc_agent.host import HostLimits
 from ptc_agent.providers import ScriptedProvider
+from ptc_agent.run_limits import HostLimits
 from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 from ptc_runtime.collections import PSet

@@ -10,7 +10,6 @@ from llm_fake_server import FakeLLMServer, Reply, closed_port
 from loop_helpers import agent, call
 
 from ptc_agent import AgentError, run_outcome, run_value
-from ptc_agent.host import HostLimits
 from ptc_agent.providers import (
     Alias,
     AnthropicProvider,
@@ -22,6 +21,7 @@ from ptc_agent.providers import (
     ScriptedProvider,
 )
 from ptc_agent.providers.failure import DETAILS_LIMIT
+from ptc_agent.run_limits import HostLimits
 
 ENVELOPE_KEYS = {"status", "kind", "reason", "retryable?", "details", "model"}
 

@@ -12,8 +12,8 @@ import pytest
 from loop_helpers import agent, call, text
 
 from ptc_agent import AgentError, Mission, run_outcome, run_value
-from ptc_agent.host import HostLimits
 from ptc_agent.providers import ProviderFailure, ScriptedProvider
+from ptc_agent.run_limits import HostLimits
 from ptc_agent.trace import MAX_TEXT, Trace
 from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool

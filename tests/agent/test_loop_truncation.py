@@ -205,7 +205,7 @@ def test_an_unrecorded_cap_is_left_out_of_the_report() -> None:
     # stated exactly that cap on a truncated response of that alias in this run.
     host = AgentHost(router_from_config({"aliases": {"a": {"adapter": "openai", "model": "m"}}}),
                      {})
-    host._output_caps.append(("a", 64, ("configured",)))
+    host.transport.output_caps.append(("a", 64, ("configured",)))
     assert host._truncation({"alias": "a", "max_tokens": 64, "bindings": ["configured"]}) == {
         "alias": "a", "max_tokens": 64, "bindings": ["configured"],
         "remedy": [TRUNCATION_REMEDIES["configured"]]}
