@@ -5,6 +5,10 @@ The loop itself is PTC-Lisp: the shipped preludes `agent.core`, `agent.main` and
 support libraries (`preludes/*.clj`), compiled by this compiler on first use; `host` holds
 the capability surface they reach through private tools, and `providers` the model router
 and adapters.
+
+A sibling of `ptc_compiler`, built on the public API of the compiler and the runtime only
+(`ptc_compiler`, `ptc_compiler.prelude`, `ptc_compiler.signatures`, `ptc_runtime.host_api`;
+tests/test_layering.py enforces it). docs/design/architecture.md shows the layout.
 """
 
 from ptc_agent.failures import AgentError
