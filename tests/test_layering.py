@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import importlib
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,3 +181,16 @@ def test_the_layering_check_catches_lazy_imports_and_allows_only_the_hook() -> N
         "x.py:1: imports lark",
         "x.py:2: imports ptc_compiler.api",
     ]
+
+
+def test_ptc_agent_without_the_agent_library_says_how_to_install_it() -> None:
+    script = (
+        "import sys\n"
+        "sys.modules['ptc_agent'] = None  # as if the package were not installed\n"
+        "from ptc_compiler.cli import main\n"
+        "raise SystemExit(main(['agent', 'run', 'x.json']))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert "ptc_agent" in out.stderr and "pip install 'ptc-compiler[agent]'" in out.stderr
+    assert "Traceback" not in out.stderr
