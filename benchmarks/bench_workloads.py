@@ -188,7 +188,7 @@ def our_job(name: str, *, optimize: bool = True) -> Callable[[dict[str, Any]], A
 
 
 def compile_ptc(source: str, optimize: bool) -> api.Program:
-    return api.compile(source)
+    return api.compile(source, optimize=optimize)
 
 
 def run_ours(program: api.Program, data: dict[str, Any]) -> Any:
@@ -232,7 +232,8 @@ def check(name: str, side: str, got: Any, want: Any) -> None:
 
 
 def bench(sizes: dict[str, int], repeat: int, basilisp_repeat: int | None,
-          only: list[str] | None = None, hy: bool = True) -> list[dict[str, Any]]:
+          only: list[str] | None = None, hy: bool = True,
+          general: bool = False) -> list[dict[str, Any]]:
     datasets = make_data(sizes)
     names = only or [w.name for w in WORKLOADS]
     bas = run_basilisp(datasets, basilisp_repeat, names) if basilisp_repeat else None
@@ -243,26 +244,32 @@ def bench(sizes: dict[str, int], repeat: int, basilisp_repeat: int | None,
         py_fn = BY_NAME[name].python
         ours_fn = our_job(name)
         hy_fn = hy_job(name) if hy else None
+        gen_fn = our_job(name, optimize=False) if general else None
         want = py_fn(data)
         check(name, "ours", ours_fn(data), want)
+        if gen_fn is not None:
+            check(name, "ours (optimize=False)", gen_fn(data), want)
         if hy_fn is not None:
             check(name, "hy", hy_fn(data), want)
         bas_row = bas.get(name) if bas is not None else None
         if bas_row is not None:
             check(name, "basilisp", bas_row["value"], want)
         # interleave the sides so drifting machine load hits them alike
-        ours_s, py_s, hy_s, host_s = [], [], [], []
+        ours_s, py_s, hy_s, host_s, gen_s = [], [], [], [], []
         for _ in range(repeat):
             ours_s.append(timed(lambda d=data, f=ours_fn: f(d)))
             py_s.append(timed(lambda d=data, f=py_fn: f(d)))
             if hy_fn is not None:
                 hy_s.append(timed(lambda d=data, f=hy_fn: f(d)))
             host_s.append(timed(lambda d=data: from_host(dict(d))))
+            if gen_fn is not None:
+                gen_s.append(timed(lambda d=data, f=gen_fn: f(d)))
         rows.append({
             "name": name,
             "ours": statistics.median(s[0] for s in ours_s),
             "py": statistics.median(s[0] for s in py_s),
             "hy": statistics.median(s[0] for s in hy_s) if hy_s else None,
+            "general": statistics.median(s[0] for s in gen_s) if gen_s else None,
             "from_host": statistics.median(s[0] for s in host_s),
             "ours_wall": statistics.median(s[1] for s in ours_s),
             "py_wall": statistics.median(s[1] for s in py_s),
@@ -308,6 +315,11 @@ def print_table(rows: list[dict[str, Any]], sizes: dict[str, int]) -> None:
         ours_geo = geomean([r["ours"] / r["py"] for r in with_bas])
         print(f"basilisp/Python over its {len(with_bas)} workloads: geomean {bas_geo:.0f}x "
               f"(ours/Python over the same: {ours_geo:.2f}x)")
+    if all(r["general"] for r in rows):
+        print("without the optimiser (optimize=False), ours/Python: geomean "
+              f"{geomean([r['general'] / r['py'] for r in rows]):.2f}x; per workload, "
+              "optimize=False / ours:")
+        print("  " + ", ".join(f"{r['name']} {r['general'] / r['ours']:.2f}x" for r in rows))
     print("ms = thread CPU time, median; (scan) = the host-data scan (from_host) included in"
           " 'ours'")
 
@@ -319,12 +331,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--basilisp-repeat", type=int, default=1)
     ap.add_argument("--no-basilisp", action="store_true")
     ap.add_argument("--no-hy", action="store_true")
+    ap.add_argument("--general", action="store_true",
+                    help="also time ours compiled with optimize=False (the general lowering)")
     ap.add_argument("--only", nargs="*", choices=[w.name for w in WORKLOADS])
     args = ap.parse_args(argv)
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     repeat = 1 if args.quick else args.repeat
     bas_repeat = None if args.quick or args.no_basilisp else args.basilisp_repeat
-    rows = bench(sizes, repeat, bas_repeat, args.only, hy=not args.no_hy)
+    rows = bench(sizes, repeat, bas_repeat, args.only, hy=not args.no_hy, general=args.general)
     print_table(rows, sizes)
 
 

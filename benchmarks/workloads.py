@@ -158,7 +158,8 @@ def py_tree_update(data: dict[str, Any]) -> Any:
 
 
 def py_str_join(data: dict[str, Any]) -> Any:
-    return "\n".join(f"{p['sku']},{p['price']},{p['qty']}" for p in data["products"])
+    text = "\n".join(f"{p['sku']},{p['price']},{p['qty']}" for p in data["products"])
+    return {"chars": len(text), "head": text[:60]}
 
 
 def py_sort_by(data: dict[str, Any]) -> Any:
@@ -430,12 +431,15 @@ WORKLOADS: list[Workload] = [
                            (:events data)))
      :r0s0 (get-in tree [:regions "r0" :stores "s0"])})"""),
     Workload("str_join", "str/join of formatted items", "join", """
-(str/join "\\n" (map #(str (:sku %) "," (:price %) "," (:qty %)) data/products))""",
+(let [text (str/join "\\n" (map #(str (:sku %) "," (:price %) "," (:qty %)) data/products))]
+  {:chars (count text) :head (subs text 0 60)})""",
              py_str_join, """
 (defn job [data]
-  (.join "\\n" (gfor p (get data "products") f"{(get p "sku")},{(get p "price")},{(get p "qty")}")))""",
+  (setv text (.join "\\n" (gfor p (get data "products") f"{(get p "sku")},{(get p "price")},{(get p "qty")}")))
+  {"chars" (len text) "head" (cut text 60)})""",
              """
-  (str/join "\\n" (map #(str (:sku %) "," (:price %) "," (:qty %)) (:products data)))"""),
+  (let [text (str/join "\\n" (map #(str (:sku %) "," (:price %) "," (:qty %)) (:products data)))]
+    {:chars (count text) :head (subs text 0 60)})"""),
     Workload("sort_by", "sort-by :price > on maps, take 10", "sort", """
 (take 10 (sort-by :price > data/products))""", py_sort_by, """
 (defn job [data]
