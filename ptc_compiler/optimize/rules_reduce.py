@@ -1,5 +1,5 @@
 """Fast paths for `reduce` with a literal fn: the in-place linear reduce
-(`ptc_runtime.transient`), its one-call shapes (`rt_t_assoc_fields`,
+(`ptc_runtime.fast.transient`), its one-call shapes (`rt_t_assoc_fields`,
 `rt_t_update_fields`), and the update fns and fused update-ins of in-place updates.
 
 The functions taking the `Emitter` return the lowering of their shape, or None when it
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from ptc_compiler import ir
-from ptc_compiler.lower import rules_paths, rules_sequences, scan
+from ptc_compiler.lower import scan
 from ptc_compiler.lower.ctx import (
     CREDIT,
     FUEL,
@@ -28,6 +28,8 @@ from ptc_compiler.lower.ctx import (
     load,
     store,
 )
+from ptc_compiler.optimize import rules_paths, rules_sequences
+from ptc_compiler.optimize.registry import gated
 from ptc_runtime.fastops import (
     FAST_CALLS,
 )
@@ -42,7 +44,7 @@ def linear_reduce(e: Emitter, node: ir.Call) -> Lowered | None:
 
     Only when the accumulator provably never escapes (see `scan.linear_accumulation`):
     then every intermediate value is dropped at once, so mutating the containers the
-    loop owns (`ptc_runtime.transient`) is indistinguishable from persistent updates.
+    loop owns (`ptc_runtime.fast.transient`) is indistinguishable from persistent updates.
     A literal `{}`/`[]` start is owned from the start; any other start value (host
     data, a map built earlier) is copied on the first write, level by level.
     """
@@ -252,6 +254,7 @@ def update_in2_args(args: Sequence[ir.Node], exprs: list[ast.expr]) -> list[ast.
     return out
 
 
+@gated("assoc-fields", lambda body, acc, x: None)
 def assoc_fields(body: ir.Node, acc: str, x: str) -> tuple[Keyword, Keyword | None] | None:
     """(:k, :v) when `body` is `(assoc acc (:k x) (:v x))` (or `(get x :k)`), (:k, None)
     for `(assoc acc (:k x) x)`, else None; only keywords without `-`, whose flexible
@@ -275,6 +278,7 @@ def assoc_fields(body: ir.Node, acc: str, x: str) -> tuple[Keyword, Keyword | No
     return None if v is None else (k, v)
 
 
+@gated("update-fields", lambda body, acc, x: None)
 def update_fields(body: ir.Node, acc: str, x: str) -> list[ir.Call] | None:
     """The `update-in`s of `body` in the order they run when it is `(-> acc (update-in
     path f a) ...)` with every path a vector of constant string/keyword keys and field
@@ -318,6 +322,7 @@ def _path_key(node: ir.Node, x: str) -> object:
     return None if k is None else (k,)
 
 
+@gated("fast-update-fn", lambda fn, extra, low: low, lambda r, fn, extra, low: r is not low)
 def fast_update_fn(fn: ir.Node, extra: int, low: ast.expr) -> ast.expr:
     """The update fn of an in-place `update`/`update-in` called with `extra` arguments
     after the old value: `+`/`inc`/... as its fixed-arity fast helper when that takes
