@@ -1,7 +1,7 @@
 """The rule registry: what each optimiser rule rewrites, and which rules a compile uses.
 
-A `Rule` declares the builtin or form it rewrites, the shape it matches and the general
-runtime function whose result it must equal; the declarations themselves are the table
+A `Rule` declares the builtin or form it rewrites, the shape it matches and the builtins
+whose general runtime functions its result must equal; the declarations themselves are the table
 in `ptc_compiler.optimize.rules`. A compile runs with one `RuleSet` (all rules, or none
 with `compile(..., optimize=False)`), made current for the lowering by `using`; rules
 consult it through `on`, and each application is counted in `fired` (process-wide,
@@ -37,7 +37,9 @@ class Rule:
     name: str
     rewrites: str
     pattern: str
-    agrees_with: str
+    #: the builtins (registry names) whose general functions define what the rewritten
+    #: code must do: `ptc_runtime.builtins.BUILTINS[name].fn`
+    agrees_with: tuple[str, ...]
     stage: Stage
     heads: tuple[str, ...] = ()
     lower: Callable[..., Any] | None = None

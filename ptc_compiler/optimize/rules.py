@@ -182,108 +182,108 @@ OPERATORS += (">=", "zero?", "pos?", "neg?")
 
 declare(Rule(
     "read-chain", "keyword call, get", "(:c (:b (:a m))), (get (get m k1) k2), (-> m :a :b): "
-    "two or more constant keys, no default", "ptc_runtime.lookup.get_in", "ir", (), _read_chain,
+    "two or more constant keys, no default", ("get-in",), "ir", (), _read_chain,
 ))
 declare(Rule(
     "loop-invariant-read", "keyword call, get, get-in",
     "a read with constant keys of a local bound outside the enclosing loop or fn",
-    "ptc_runtime.lookup.get_flexible / get_in", "call", (":keyword", "get", "get-in"),
+    ("get", "get-in"), "call", (":keyword", "get", "get-in"),
     _hoist_read,
 ))
 declare(Rule(
     "field-filter", "filter, filterv, remove", "(filter #(= (:k %) literal) coll)",
-    "ptc_runtime.builtins.higher_order.filter_", "call", ("filter", "filterv", "remove"),
+    ("filter", "filterv", "remove"), "call", ("filter", "filterv", "remove"),
     _field_filter,
 ))
 declare(Rule(
     "inline-hof", "map, mapv, filter, filterv, remove",
     "a one-parameter literal fn over a collection: a for loop",
-    "ptc_runtime.builtins.higher_order.map_ / filter_", "call",
+    ("map", "mapv", "filter", "filterv", "remove"), "call",
     tuple(sorted(rules_sequences.INLINE_HOF)), _inline_hof,
 ))
 declare(Rule(
     "linear-reduce", "reduce", "(reduce (fn [acc x] ...) init coll) whose acc is used linearly",
-    "ptc_runtime.builtins.higher_order.reduce_", "call", ("reduce",), _linear_reduce,
+    ("reduce",), "call", ("reduce",), _linear_reduce,
 ))
 declare(Rule(
     "take-sorted", "take", "(take n (sort ...)), (take n (sort-by ...))",
-    "ptc_runtime.builtins.ordering.sort_by + slicing.take", "call", ("take",), _take_sorted,
+    ("sort", "sort-by", "take"), "call", ("take",), _take_sorted,
 ))
 declare(Rule(
     "group-counts", "update-vals", "(update-vals (group-by kf xs) count)",
-    "ptc_runtime.builtins.grouped.group_by + maps.update_vals", "call", ("update-vals",),
+    ("group-by", "update-vals", "count"), "call", ("update-vals",),
     _group_counts,
 ))
 declare(Rule(
     "frequencies-of-mapcat", "frequencies", "(frequencies (mapcat f coll))",
-    "ptc_runtime.builtins.aggregation.frequencies", "call", ("frequencies",),
+    ("frequencies", "mapcat"), "call", ("frequencies",),
     _frequencies_of_mapcat,
 ))
 declare(Rule(
     "keyword-read", "keyword call, get", "(:k m [default]), (get m :k [default])",
-    "ptc_runtime.lookup.get_flexible", "args", (":keyword", "get"), _keyword_read,
+    ("get",), "args", (":keyword", "get"), _keyword_read,
 ))
 declare(Rule(
     "get-path", "get", "(get m k), any other key: one level of a path",
-    "ptc_runtime.lookup.get_in", "args", ("get",), _get_path,
+    ("get-in",), "args", ("get",), _get_path,
 ))
 declare(Rule(
     "get-in-literal", "get-in", "(get-in m [k1 k2 ...] [default]) with a literal path vector",
-    "ptc_runtime.lookup.get_in", "args", ("get-in",), _get_in_literal,
+    ("get-in",), "args", ("get-in",), _get_in_literal,
 ))
 declare(Rule(
     "inline-operators", "arithmetic, comparison, equality",
     "operands known numeric (or one side of = a literal string, keyword, nil or boolean)",
-    "ptc_runtime.builtins.arithmetic / comparison / equality", "args", OPERATORS,
+    OPERATORS, "args", OPERATORS,
     _inline_operator,
 ))
 declare(Rule(
     "str-format", "str", "(str ...) with literal parts: one format",
-    "ptc_runtime.builtins.strings_core.str_", "args", ("str",), _str_format,
+    ("str",), "args", ("str",), _str_format,
 ))
 declare(Rule(
     "same-type-arith", "+, -", "in a fn's numeric version: same-type operands inline",
-    "ptc_runtime.fastops.add2 / sub2", "args", tuple(rules_operators.ARITH), _same_type_arith,
+    ("+", "-"), "args", tuple(rules_operators.ARITH), _same_type_arith,
 ))
 # site rules: consulted where the general lowering meets their form, or by another rule
 declare(Rule(
     "group-by-field", "group-by", "a group-by told the one field its groups are plucked for",
-    "ptc_runtime.builtins.grouped.group_by", "site",
+    ("group-by", "map", "count"), "site",
 ))
 declare(Rule(
     "group-columns", "group-by, for", "groups read only by count and plucks: columns, no groups",
-    "ptc_runtime.builtins.grouped.group_by", "site",
+    ("group-by", "map", "count"), "site",
 ))
 declare(Rule(
     "group-sums", "group-by, reduce +", "groups read only as sums of one field",
-    "ptc_runtime.builtins.grouped.group_by + higher_order.reduce_", "site",
+    ("group-by", "reduce", "+"), "site",
 ))
 declare(Rule(
     "filter-groups", "group-by of filter", "a group-by the one reader of a field filter",
-    "ptc_runtime.builtins.grouped.group_by + higher_order.filter_", "site",
+    ("group-by", "filter"), "site",
 ))
 declare(Rule(
     "map-path", "map, for", "(map #(get-in % [..]) coll) and element field paths",
-    "ptc_runtime.lookup.get_in", "site",
+    ("get-in",), "site",
 ))
 declare(Rule(
     "map-str-fields", "map, for", "(map #(str (:a %) \",\" (:b %)) coll)",
-    "ptc_runtime.builtins.strings_core.str_", "site",
+    ("str",), "site",
 ))
 declare(Rule(
     "keyword-getter", "keyword call", "three or more constant keyword reads of a loop element "
-    "or parameter: one getter chosen per element", "ptc_runtime.lookup.get_flexible", "site",
+    "or parameter: one getter chosen per element", ("get",), "site",
 ))
 declare(Rule(
     "update-fields", "reduce", "a linear reduce whose body updates fields of its accumulator",
-    "ptc_runtime.builtins.maps.update / assoc", "site",
+    ("update-in", "update", "assoc"), "site",
 ))
 declare(Rule(
     "assoc-fields", "reduce", "(reduce (fn [m x] (assoc m (:k x) (:v x))) init coll): one call",
-    "ptc_runtime.builtins.maps.assoc", "site",
+    ("assoc",), "site",
 ))
 declare(Rule(
     "fast-update-fn", "update, update-in", "the update fn inc, dec, + n ... called directly",
-    "ptc_runtime.builtins.maps.update", "site",
+    ("update", "update-in"), "site",
 ))
 
