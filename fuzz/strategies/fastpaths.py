@@ -461,9 +461,36 @@ class Gen:
         coll = self.pick(["data/xs", "data/xs", self.coll()])
         return f"(reduce (fn [t e] (-> t {' '.join(ups)})) {init} {coll})"
 
+    def loop_updates(self) -> str:
+        """`(loop [es coll st init] (if (empty? es) exit (recur (rest es) (-> st ...))))`:
+        a map threaded through the recurs (`linear-loop`), and near misses where it
+        escapes (kept twice, captured by a fn, read by another recur argument)."""
+        ups = []
+        for _ in range(self.rnd.randint(1, 3)):
+            path = self.pick(["[:a (:g e)]", "[:a (:g e) :n]", "[(:s e) :n]", "[:t]", "[:a-b 1]"])
+            op = self.pick(["update-in {p} (fnil inc 0)", "update-in {p} (fnil + 0) (:f e)",
+                            "assoc-in {p} (:a e)", "update-in {p} inc", "assoc-in {p} e"])
+            ups.append("(" + op.format(p=path) + ")")
+        if self.rnd.random() < 0.3:
+            ups.append(self.pick(["(assoc :k (:s e))", "(update :n (fnil inc 0))", "(dissoc :t)"]))
+        step = f"(-> st {' '.join(ups)})"
+        exit_ = self.pick(["st", "st", "(get-in st [:a 1])", "[(count st) (get st :t)]",
+                           "{:n (count (:a st)) :v (get-in st [:a 0 :n])}"])
+        body = self.pick([
+            f"(let [e (first es)] (recur (rest es) {step}))",
+            f"(let [e (first es) seen (get st :t)] (recur (rest es) (if seen {step} (assoc st :t 1))))",
+            f"(let [e (first es)] (if (map? e) (recur (rest es) {step}) (recur (rest es) st)))",
+            f"(let [e (first es)] (recur (rest es) [st {step}]))",  # escapes
+            f"(let [e (first es) f (fn [] st)] (recur (rest es) (assoc {step} :f (count (f)))))",
+        ])
+        init = self.pick(["{}", "{:a {}}", "data/m", "nil", "{:t {:a {}}}", "(hash-map)"])
+        coll = self.pick(["data/xs", "data/xs", self.coll()])
+        loop = f"(loop [es {coll} st {init}] (if (empty? es) {exit_} {body}))"
+        return self.pick(["{}", "{}", "(map (fn [j] {}) [1 2])"]).format(loop)
+
     def program(self) -> str:
         kinds = [self.filter_, self.group, self.get_in, self.str_, self.frequencies]
-        kinds += [self.field_updates]
+        kinds += [self.field_updates, self.loop_updates]
         kinds += [self.arith, self.sort, self.reduce, self.reduce, self.misc]
         kinds += [self.reads, self.reads, self.group_vals, self.group_vals]
         kinds += [self.record_maps, self.record_maps]

@@ -481,6 +481,12 @@ class Emitter:
 
     def loop(self, node: ir.Loop, sink: Sink) -> list[ast.stmt]:
         out: list[ast.stmt] = []
+        if registry.on("linear-loop"):
+            linear = rules_reduce.linear_loop(self, node)
+            if linear is not None:  # a binding updated in place: its ownership table first
+                registry.fire("linear-loop")
+                node, owned = linear
+                out.append(at(node.span, assign(owned, helper("t_begin"))))  # type: ignore[arg-type]
         saved_recur = self.cx.recur
         added: list[str] = []
         try:

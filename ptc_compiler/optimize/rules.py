@@ -283,6 +283,11 @@ declare(Rule(
     ("assoc",), "site",
 ))
 declare(Rule(
+    "linear-loop", "loop, recur", "a loop binding threaded through every recur as "
+    "(-> st (update-in ..) (assoc-in ..) ..), otherwise only read: updated in place",
+    ("assoc", "update", "assoc-in", "update-in"), "site",
+))
+declare(Rule(
     "fast-update-fn", "update, update-in", "the update fn inc, dec, + n ... called directly",
     ("update", "update-in"), "site",
 ))
