@@ -358,7 +358,9 @@ def linear_loop(e: Emitter, node: ir.Loop) -> tuple[ir.Loop, str] | None:
         if body is None:
             continue
         if reads:  # a part read out of the value may be shared from then on
-            seen = {id(r): ir.RtCall("t_seen", (ir.Local(owned, r.span), r), r.span) for r in reads}
+            seen: dict[int, ir.Node] = {
+                id(r): ir.RtCall("t_seen", (ir.Local(owned, r.span), r), r.span) for r in reads
+            }
             body = scan.substitute(body, seen)
         return ir.Loop(node.bindings, body, node.span), owned
     return None
