@@ -250,8 +250,10 @@ def _compile_uncached(
     user_names: frozenset[str],
     guards: bool,
     limits: Limits,
-    rules: RuleSet,
+    rules: RuleSet | None = None,
 ) -> Program:
+    if rules is None:
+        rules = for_compile(True)
     with _gc_pause:
         return _compile_uncached_now(source, tools, user_names, guards, limits, rules)
 
