@@ -26,6 +26,7 @@ from ptc_compiler.analyzer import AnalysisEnv, analyze
 from ptc_compiler.budget import CompileBudget
 from ptc_compiler.lower import lower
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted
+from ptc_compiler.optimize.registry import RuleSet, for_compile
 from ptc_compiler.reader import read
 from ptc_runtime import seam
 from ptc_runtime.bindings import namespace_from_tools
@@ -103,6 +104,8 @@ class Program:
     fn_names: Mapping[str, str] = field(repr=False)
     tools: frozenset[str] = frozenset()
     data_keys: frozenset[str] = frozenset()
+    #: the optimiser rules it was compiled with (`ptc_compiler.optimize`)
+    rules: RuleSet = field(default_factory=lambda: for_compile(True), repr=False)
 
     @property
     def defines(self) -> frozenset[str]:
@@ -112,7 +115,7 @@ class Program:
     @property
     def python_source(self) -> str:
         """The generated Python, for reading (lowering is deterministic: same code as compiled)."""
-        return ast.unparse(lower(self.ir).module)
+        return ast.unparse(lower(self.ir, rules=self.rules).module)
 
     def run(
         self,
@@ -124,6 +127,8 @@ class Program:
         **options: Any,
     ) -> RunResult:
         """Execute this program once with its own fresh state (options as for `run`)."""
+        if "runtime" not in options:
+            options.setdefault("optimize", bool(self.rules.enabled))
         return run(
             self.source,
             data=data,
@@ -157,7 +162,7 @@ def result_of(res: seam.RunResult) -> RunResult:
     return RunResult(True, value, output, None, res.outcome, res.steps, native, entries)
 
 
-_CacheKey = tuple[str, frozenset[str] | None, frozenset[str], bool]
+_CacheKey = tuple[str, frozenset[str] | None, frozenset[str], bool, frozenset[str]]
 _cache: OrderedDict[_CacheKey, Program] = OrderedDict()
 _cache_lock = threading.Lock()
 
@@ -170,6 +175,7 @@ def compile(
     guards: bool = True,
     preludes: Sequence[str | Path] | None = None,
     limits: Limits | None = None,
+    optimize: bool = True,
 ) -> Program:
     """Compile PTC-Lisp `source` to a `Program`; raises `PtcError` for a bad program.
 
@@ -181,6 +187,8 @@ def compile(
     `limits`: the compile budget (`compile_timeout_ms`, `compile_nodes`; default
     `DEFAULT_LIMITS`): past it the compile fails with `compile_limit`. A program found
     in the cache costs no compile work and is returned whatever the budget.
+    `optimize=False`: no optimiser rule (`ptc_compiler.optimize`), only the general
+    lowering: the same results, errors, output and step counts, slower.
     """
     if preludes is not None:  # preludes: see ptc_compiler.prelude
         from ptc_compiler.prelude.hosting import compile_with_preludes
@@ -188,14 +196,15 @@ def compile(
         program: Program = compile_with_preludes(source, preludes, tools, frozenset(user_names))
         return program
     digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-    key = (digest, tools, frozenset(user_names), guards)
+    rules = for_compile(optimize)
+    key = (digest, tools, frozenset(user_names), guards, rules.enabled)
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
     budget = limits if limits is not None else DEFAULT_LIMITS
-    program = _compile_uncached(source, tools, frozenset(user_names), guards, budget)
+    program = _compile_uncached(source, tools, frozenset(user_names), guards, budget, rules)
     with _cache_lock:
         _cache[key] = program
         while len(_cache) > CACHE_SIZE:
@@ -241,9 +250,12 @@ def _compile_uncached(
     user_names: frozenset[str],
     guards: bool,
     limits: Limits,
+    rules: RuleSet | None = None,
 ) -> Program:
+    if rules is None:
+        rules = for_compile(True)
     with _gc_pause:
-        return _compile_uncached_now(source, tools, user_names, guards, limits)
+        return _compile_uncached_now(source, tools, user_names, guards, limits, rules)
 
 
 def _compile_uncached_now(
@@ -252,6 +264,7 @@ def _compile_uncached_now(
     user_names: frozenset[str],
     guards: bool,
     limits: Limits,
+    rules: RuleSet,
 ) -> Program:
     # Every pass is linear in the source; the budget bounds the whole compile anyway
     # (it runs on the host in both modes). The analyzer and the lowering charge it per
@@ -268,7 +281,8 @@ def _compile_uncached_now(
     except RecursionError:
         raise PtcError("program_too_complex", _TOO_DEEP, hint=_TOO_DEEP_HINT) from None
     try:
-        lowered = lower(analyzed, guards=guards, budget=budget)  # includes the allow-list
+        # the optimiser's IR pass, then the lowering; includes the allow-list
+        lowered = lower(analyzed, guards=guards, budget=budget, rules=rules)
         budget.check()
         check_restricted(lowered.module, budget)  # RestrictedPython's verdict; tree unchanged
         budget.check()
@@ -286,6 +300,7 @@ def _compile_uncached_now(
         fn_names=lowered.fn_names,
         tools=analyzed.tools,
         data_keys=analyzed.data_keys,
+        rules=rules,
     )
 
 
@@ -294,37 +309,46 @@ _TOO_DEEP_HINT = "Bind intermediate results with let instead of nesting hundreds
 
 
 def _compiler_for(
-    limits: Limits,
+    limits: Limits, optimize: bool = True
 ) -> Callable[[str, frozenset[str] | None, frozenset[str]], Program]:
     """The compiler a `Runtime` calls, held to that runtime's compile budget."""
 
     def compile_for_seam(
         source: str, tools: frozenset[str] | None, user_names: frozenset[str]
     ) -> Program:
-        return compile(source, tools=tools, user_names=user_names, limits=limits)
+        return compile(
+            source, tools=tools, user_names=user_names, limits=limits, optimize=optimize
+        )
 
     return compile_for_seam
 
 
-_runtimes: dict[str, seam.Runtime] = {}
+_runtimes: dict[tuple[str, bool], seam.Runtime] = {}
 _runtimes_lock = threading.Lock()
 
 
 def runtime(
-    mode: seam.Mode = "in-process", *, limits: Limits | None = None, pool_size: int = 2
+    mode: seam.Mode = "in-process",
+    *,
+    limits: Limits | None = None,
+    pool_size: int = 2,
+    optimize: bool = True,
 ) -> seam.Runtime:
-    """A new seed-003 `Runtime` backed by this compiler (the caller owns and closes it)."""
+    """A new seed-003 `Runtime` backed by this compiler (the caller owns and closes it);
+    `optimize=False`: it compiles with no optimiser rule (see `compile`)."""
     limits = limits or DEFAULT_LIMITS
-    return seam.Runtime(_compiler_for(limits), mode=mode, limits=limits, pool_size=pool_size)
+    return seam.Runtime(
+        _compiler_for(limits, optimize), mode=mode, limits=limits, pool_size=pool_size
+    )
 
 
-def default_runtime(mode: seam.Mode = "in-process") -> seam.Runtime:
+def default_runtime(mode: seam.Mode = "in-process", *, optimize: bool = True) -> seam.Runtime:
     """The shared runtime `run`/`arun` use for `mode` (created on first use)."""
     with _runtimes_lock:
-        rt = _runtimes.get(mode)
+        rt = _runtimes.get((mode, optimize))
         if rt is None:
-            rt = runtime(mode)
-            _runtimes[mode] = rt
+            rt = runtime(mode, optimize=optimize)
+            _runtimes[(mode, optimize)] = rt
         return rt
 
 
@@ -337,10 +361,17 @@ def _spec(
     options: dict[str, Any],
 ) -> tuple[seam.Runtime, seam.RunSpec]:
     known = {"mode", "cancel", "state_owner", "runtime", "bindings", "native", "cwd"}
-    unknown = set(options) - known
+    unknown = set(options) - known - {"optimize"}
     if unknown:
         raise TypeError(f"unknown run option(s): {', '.join(sorted(unknown))}")
-    rt = options.get("runtime") or default_runtime(options.get("mode", "in-process"))
+    optimize = options.get("optimize", True)
+    if type(optimize) is not bool:
+        raise TypeError("optimize must be a bool")
+    if options.get("runtime") is not None and "optimize" in options:
+        raise TypeError("give runtime= or optimize=, not both (see runtime(optimize=...))")
+    rt = options.get("runtime") or default_runtime(
+        options.get("mode", "in-process"), optimize=optimize
+    )
     bindings = tuple(options.get("bindings") or namespace_from_tools(tools))
     if options.get("bindings") and tools:
         raise TypeError("give tools= or bindings=, not both")
@@ -381,7 +412,8 @@ def run(
     `runtime` (a `Runtime` from `runtime()`), `bindings` (instead of `tools`),
     `native` (True: `value` is the PTC value, not its JSON projection; see `RunResult`),
     `cwd` (the run's working directory: an existing directory, made absolute; programs
-    have no file access, tools may read it from the request). Without `native`, both
+    have no file access, tools may read it from the request), `optimize` (False: compile
+    with no optimiser rule, as `compile(..., optimize=False)`). Without `native`, both
     modes return the completion's lossless-JSON projection.
     `preludes`: prelude sources, files, artifacts or directories whose exports the
     program calls as `ns/name`, in either mode (with `mode`, `cancel` and

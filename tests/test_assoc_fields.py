@@ -1,5 +1,5 @@
 """`(reduce (fn [m x] (assoc m (:k x) (:v x))) {} coll)` (also `(get x :k)`, and `x`
-itself as the value) lowers to one `rt_t_assoc_fields` call (`ptc_runtime.transient`):
+itself as the value) lowers to one `rt_t_assoc_fields` call (`ptc_runtime.fast.transient`):
 the same map, errors, positions and step counts as the in-place loop it replaces, an
 exhausted budget included."""
 
@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler import pr_str, run
-from ptc_compiler.lower import rules_reduce
+from ptc_compiler import optimize, pr_str, run
 from ptc_runtime.collections import PMap
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
@@ -90,8 +89,7 @@ def test_fused_assoc_loops_agree_with_the_loop(seed: int, monkeypatch: pytest.Mo
         steps = max(1, rnd.choice([1, 2, 50, n // 3, 4000, 4001, n - 1, n, n + 1, 10**7, 10**7]))
         assert "rt_t_assoc_fields" in ptc_compiler.compile(src).python_source, src
         got = _outcome(src, data, steps)
-        with monkeypatch.context() as m:
-            m.setattr(rules_reduce, "assoc_fields", lambda body, acc, x: None)
+        with optimize.disabled("assoc-fields"):
             plain_src = src + " "
             code = ptc_compiler.compile(plain_src).python_source
             assert "rt_t_assoc_fields" not in code and "rt_t_assoc1" in code

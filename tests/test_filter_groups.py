@@ -1,5 +1,5 @@
 """A field filter read only by a group-by without groups groups as it filters
-(`rt_filter_groups`, `builtins.filtered_groups`; the lowering rule
+(`rt_filter_groups`, `fast.filtered_groups`; the lowering rule
 `rules_sequences.filter_groups`): where the rule applies, where it must not, where the
 runtime groups in the filter's pass and where it hands on the vector, and a randomized
 differential against the rule switched off and against every group-by rule switched off:
@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler.lower import rules_grouping, rules_sequences
+from ptc_compiler import optimize
 from ptc_runtime import context
-from ptc_runtime.builtins import filtered_groups, grouped, keyed, sequences
+from ptc_runtime.builtins import grouped, keyed, sequences
 from ptc_runtime.errors import PtcError
+from ptc_runtime.fast import filtered_groups
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
 from tests.test_field_filter import _pull_like_a_worker as pull_like_a_worker
@@ -126,8 +127,7 @@ def test_groups_in_the_filters_pass(
         in_one_pass = src is COLUMNS
     assert bool(made) is in_one_pass
     assert all(p.summed == {SUMS: 1, SUM_COUNTS: 2, COLUMNS: 0}[src] for p in made)
-    with monkeypatch.context() as m:
-        m.setattr(rules_sequences, "filter_groups", lambda e, n: None)
+    with optimize.disabled("filter-groups"):
         assert got == outcome(src + " ", data={"xs": xs}, timeout_ms=None)
 
 
@@ -154,8 +154,8 @@ def test_a_step_fails_where_it_would(
     src = program.replace("(->>", "(->>\n")
     assert any(f"rt_filter_{h}(" in _source(src) for h in ("groups", "sums", "sum_counts"))
     got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
-    monkeypatch.setattr(rules_sequences, "filter_groups", lambda e, n: None)
-    assert got == outcome(src + " ", data=data, max_steps=budget, timeout_ms=None)
+    with optimize.disabled("filter-groups"):
+        assert got == outcome(src + " ", data=data, max_steps=budget, timeout_ms=None)
 
 
 @pytest.mark.parametrize(
@@ -280,18 +280,14 @@ def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) ->
         applied += any(f"rt_filter_{h}(" in code for h in ("groups", "sums", "sum_counts"))
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
         steps = "pmap" not in src  # a failing pmap's other workers stop anywhere
-        with monkeypatch.context() as m:
-            m.setattr(rules_sequences, "filter_groups", lambda e, n: None)
+        with optimize.disabled("filter-groups"):
             plain = src + " "
             assert "rt_filter_field(" in _source(plain) or "rt_filter_" not in _source(plain)
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)
         if not steps:
             got = outcome(src, data=data, max_steps=budget, timeout_ms=None, steps=False)
         assert got == want, src
-        with monkeypatch.context() as m:  # every group-by rule off: groups built
-            m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
-            m.setattr(rules_grouping, "group_counts", lambda coll, f: None)
-            m.setattr(rules_grouping, "group_by_field", lambda coll, param, body: coll)
+        with monkeypatch.context() as m, optimize.disabled("group-columns", "group-counts", "group-by-field"):  # every group-by rule off: groups built
             m.setattr(sequences, "pluck", keyed.pluck)
             plain = src + "  "
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ptc_compiler import api
-from ptc_compiler.lower import rules_sequences
+from ptc_compiler import api, optimize
 from ptc_runtime.builtins.aggregation import frequencies, frequencies_mapcat
 from ptc_runtime.builtins.higher_order import mapcat
 from ptc_runtime.collections import PVec, from_key
@@ -23,12 +22,8 @@ from tests.outcomes import outcome
 
 @contextlib.contextmanager
 def unfused() -> Iterator[None]:
-    saved = rules_sequences.frequencies_of_mapcat
-    rules_sequences.frequencies_of_mapcat = lambda e, coll: None
-    try:
+    with optimize.disabled("frequencies-of-mapcat"):
         yield
-    finally:
-        rules_sequences.frequencies_of_mapcat = saved
 
 
 def _both(src: str) -> tuple[str, str, str]:

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 import pytest
 
 import ptc_compiler
-from ptc_compiler import pr_str, run
-from ptc_compiler.lower import rules_paths
+from ptc_compiler import optimize, pr_str, run
 from ptc_compiler.lower.ctx import helper
+from ptc_compiler.optimize import rules_paths
 from ptc_runtime import executor
 from ptc_runtime.builtins.collections_ import get as builtin_get
 from ptc_runtime.lookup import get_in
@@ -171,14 +171,12 @@ def test_errors_keep_their_position() -> None:
 @contextlib.contextmanager
 def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The reference: every literal path is `get_in(m, [k ...])`, level by level."""
-    with monkeypatch.context() as mp:
+    with monkeypatch.context() as mp, optimize.disabled("read-chain", "loop-invariant-read"):
         mp.setattr(
             rules_paths,
             "literal_path",
             lambda e, m, keys, exprs, base, span: helper("get_path", m, *exprs),
         )
-        mp.setattr(rules_paths, "read_chain", lambda node: None)
-        mp.setattr(rules_paths, "hoist", lambda e, *args: None)
         mp.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
         for n in range(2, rules_paths.PATH_UNROLLED + 1):
             mp.setitem(executor.base_globals(), f"rt_get_path_or{n}", _get_in_or)
@@ -362,7 +360,6 @@ def test_random_chains_agree_with_reads_one_by_one(
         src = f"(let [m {m}] [[{reads}] (mapv (fn [e] [{reads}]) [{elems}])])\n; {seed}/{i}"
         budget = rnd.choice([10**6, rnd.randint(1, 6)])
         got = outcome(src, data={"tree": TREE}, max_steps=budget)
-        with monkeypatch.context() as mp:
-            mp.setattr(rules_paths, "read_chain", lambda node: None)
+        with optimize.disabled("read-chain"):
             want = outcome(src + " ", data={"tree": TREE}, max_steps=budget)
         assert got == want, src

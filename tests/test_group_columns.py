@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler.lower import rules_grouping
+from ptc_compiler import optimize
 from ptc_runtime import context
-from ptc_runtime.builtins import group_sums, grouped, keyed, sequences
+from ptc_runtime.builtins import grouped, keyed, sequences
 from ptc_runtime.builtins.aggregation import group_by
 from ptc_runtime.builtins.arithmetic import add
 from ptc_runtime.collections import map_entries
 from ptc_runtime.errors import PtcError
+from ptc_runtime.fast import group_sums
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
 
@@ -141,8 +142,8 @@ def test_a_step_fails_where_it_would(budget: int, monkeypatch: pytest.MonkeyPatc
     data = {"xs": [{"g": 1, "v": 1}, {"g": 2, "v": 2}, {"g": 1, "v": 3}]}
     assert "rt_group_vals" in _source(src)
     got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
-    monkeypatch.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
-    assert got == outcome(src + " ", data=data, max_steps=budget, timeout_ms=None)
+    with optimize.disabled("group-columns"):
+        assert got == outcome(src + " ", data=data, max_steps=budget, timeout_ms=None)
 
 
 def test_no_groups_are_built(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -408,10 +409,7 @@ def _differential(
         code = _source(src)
         applied += any(f"rt_group_{h}" in code for h in ("columns", "counts", "vals", "sums"))
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None)
-        with monkeypatch.context() as m:  # group-by, plucks and reduce as they are
-            m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
-            m.setattr(rules_grouping, "group_counts", lambda coll, f: None)
-            m.setattr(rules_grouping, "group_by_field", lambda coll, param, body: coll)
+        with monkeypatch.context() as m, optimize.disabled("group-columns", "group-counts", "group-by-field"):  # group-by, plucks and reduce as they are
             m.setattr(sequences, "pluck", keyed.pluck)
             plain_src = src + " "
             code = _source(plain_src)

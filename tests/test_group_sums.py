@@ -1,5 +1,5 @@
 """A group read only as `(reduce + (map :f vs))` is summed while grouping: `rt_group_sums`
-/ `rt_group_val_sums` (`builtins.group_sums`; the lowering's `rules_grouping._summed_only`)
+/ `rt_group_val_sums` (`fast.group_sums`; the lowering's `rules_grouping._summed_only`)
 hand out each group's sum in place of its column where all values are plain numbers, and
 `rt_sum_column` hands it back. Where the rule applies, where it must not, where the sums
 are made and where the columns answer, and a randomized differential against the rule off
@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler.lower import rules_grouping, rules_sequences
-from ptc_runtime.builtins import filtered_groups, group_sums, grouped, keyed, sequences
+from ptc_compiler import optimize
+from ptc_runtime.builtins import grouped, keyed, sequences
+from ptc_runtime.fast import filtered_groups, group_sums
 from tests.outcomes import outcome
 
 SUMS = "(->> data/xs (group-by :g)\n  (map (fn [[g vs]] [g (reduce + (map :v vs))])))"
@@ -174,8 +175,7 @@ def test_summed_or_columns(
     got = outcome(src, data={"xs": xs}, timeout_ms=None)
     assert (handed[0] is not None) is summed
     assert f"rt_group_sum{'_counts' if counted else 's'}(" in _source(src)
-    with monkeypatch.context() as m:
-        m.setattr(rules_grouping, "_summed_only", lambda fields: False)
+    with optimize.disabled("group-sums"):
         assert "rt_group_sum" not in _source(src + " ")
         assert got == outcome(src + " ", data={"xs": xs}, timeout_ms=None)
 
@@ -275,16 +275,12 @@ def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) ->
         applied += "rt_group_sum" in code or "rt_group_val_sum" in code
         steps = "pmap" not in src  # a failing pmap's other workers stop anywhere
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None, steps=steps)
-        with monkeypatch.context() as m:
-            m.setattr(rules_grouping, "_summed_only", lambda fields: False)
+        with optimize.disabled("group-sums"):
             plain = src + " "
             assert "rt_group_sum" not in _source(plain) and "rt_group_val_sum" not in _source(plain)
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)
         assert got == want, src
-        with monkeypatch.context() as m:  # every group-by rule off: groups built
-            m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
-            m.setattr(rules_grouping, "group_by_field", lambda coll, param, body: coll)
-            m.setattr(rules_sequences, "field_test", lambda name, node: None)
+        with monkeypatch.context() as m, optimize.disabled("group-columns", "group-by-field", "field-filter"):  # every group-by rule off: groups built
             m.setattr(sequences, "pluck", keyed.pluck)
             plain = src + "  "
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)

@@ -13,8 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ptc_compiler import api
-from ptc_compiler.lower import rules_paths
+from ptc_compiler import api, optimize
 from ptc_runtime import executor, rt
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
@@ -25,12 +24,8 @@ SELECT = "rt_dget if rt_type("
 @contextlib.contextmanager
 def field_reads() -> Iterator[None]:
     """The reference: every constant keyword read as `rt_kfield`."""
-    saved = rules_paths.KGETTER_READS
-    rules_paths.KGETTER_READS = 10**9
-    try:
+    with optimize.disabled("keyword-getter"):
         yield
-    finally:
-        rules_paths.KGETTER_READS = saved
 
 
 def _outcome(src: str, data: dict[str, object], max_steps: int) -> str:

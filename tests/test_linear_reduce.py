@@ -1,5 +1,5 @@
 """`reduce` with a literal fn whose accumulator cannot escape runs in place
-(`ptc_runtime.transient`): same results and errors as the persistent operations.
+(`ptc_runtime.fast.transient`): same results and errors as the persistent operations.
 
 Each random program is run twice: as written (the compiler lowers it to the in-place
 loop) and with the fn bound by `let` first (the plain `reduce` builtin over persistent
@@ -11,12 +11,13 @@ from __future__ import annotations
 import copy
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import ptc_compiler
-from ptc_compiler import pr_str
+from ptc_compiler import optimize, pr_str
 
 
 def run(source: str, **options: Any) -> ptc_compiler.RunResult:
@@ -82,12 +83,12 @@ def _data() -> dict[str, object]:
     return {"m": {"a": {"b": {"c": 0}}, "c": {"0": 1}, "d_e": {"a": 2}, "z": [1, {"a": 3}]}}
 
 
-def _no_update_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def no_update_fields() -> Iterator[None]:
     """Switch off the whole-loop `rt_t_update_fields` (tests/test_update_fields.py), whose
     shapes the fused walk's tests use: they test the loop's helpers."""
-    from ptc_compiler.lower import rules_reduce
-
-    monkeypatch.setattr(rules_reduce, "update_fields", lambda body, acc, x: None)
+    with optimize.disabled("update-fields"):
+        yield
 
 
 def _outcome(src: str, data: dict[str, object]) -> str:
@@ -269,8 +270,8 @@ def test_update_ins_with_a_shared_prefix_agree_with_persistent_operations(seed: 
     assert fused > 25
 
 
-def test_the_fused_walk_takes_the_prefix_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    _no_update_fields(monkeypatch)
+@pytest.mark.usefixtures("no_update_fields")
+def test_the_fused_walk_takes_the_prefix_once() -> None:
     body = "(-> t (update-in [:a (:r e) :n] + (:v e)) (update-in [:a (:r e) :m] inc))"
     src = f"(reduce (fn [t e] {body}) START [{{:r :x :v 2}} {{:r :x :v 3}}])"
     code = ptc_compiler.compile(src.replace("START", "{}")).python_source
@@ -429,7 +430,7 @@ def test_keys_added_by_other_helpers_end_the_shortcut(op: str) -> None:
 
 
 def test_owned_table_records_the_plain_map() -> None:
-    from ptc_runtime import transient
+    from ptc_runtime.fast import transient
 
     m: dict[object, object] = {}
     owned = transient.t_begin(m)
@@ -611,8 +612,8 @@ def test_memoized_walks_remember_the_key_each_update_found(events: str) -> None:
 
 
 def test_owned_table_memoizes_prefix_walks() -> None:
-    from ptc_runtime import transient
     from ptc_runtime.builtins.arithmetic import add
+    from ptc_runtime.fast import transient
     from ptc_runtime.values import keyword
 
     a, n = keyword("a"), keyword("n")
@@ -691,8 +692,8 @@ def test_fast_update_fns_not_where_the_arity_differs(op: str) -> None:
     assert not any(f in code for f in ("rt_add2", "rt_inc1", "rt_sub2")), code
 
 
-def test_fused_walk_arguments_are_tuples(monkeypatch: pytest.MonkeyPatch) -> None:
-    _no_update_fields(monkeypatch)
+@pytest.mark.usefixtures("no_update_fields")
+def test_fused_walk_arguments_are_tuples() -> None:
     # one key left in each path: the keys as they are (`t_update_in2k`); the element's
     # keyword reads may take any form, so only the shape around them is matched
     body = "(-> t (update-in [:a (:r e) :n] + (:v e)) (update-in [:a (:r e) :m] inc))"
@@ -707,8 +708,8 @@ def test_fused_walk_arguments_are_tuples(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_memoized_walks_start_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ptc_runtime import transient
-    from ptc_runtime.transient import update_in
+    from ptc_runtime.fast import transient
+    from ptc_runtime.fast.transient import update_in
 
     monkeypatch.setattr(update_in, "_MAX_PATHS", 2)
     body = "(-> t (update-in [:a (:p e) :n] + (:v e)) (update-in [:a (:p e) :m] inc))"
@@ -795,11 +796,9 @@ def _exact_outcome(src: str) -> tuple[object, ...]:
     return ("error", e.code, e.message, e.line, e.column, res.steps)
 
 
+@pytest.mark.usefixtures("no_update_fields")
 @pytest.mark.parametrize("seed", range(6))
-def test_inline_update_fns_of_the_fused_walk_agree_with_the_builtins(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _no_update_fields(monkeypatch)
+def test_inline_update_fns_of_the_fused_walk_agree_with_the_builtins(seed: int) -> None:
     fast = 0
     for inline, plain in _inline_programs(seed, 50):
         code = ptc_compiler.compile(inline).python_source

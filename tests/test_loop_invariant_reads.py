@@ -17,16 +17,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from ptc_compiler import api
-from ptc_compiler.lower import rules_paths
+from ptc_compiler import api, optimize
 from tests.outcomes import outcome
 
 
 @contextlib.contextmanager
 def in_loop(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The reference: every read made where the program makes it."""
-    with monkeypatch.context() as mp:
-        mp.setattr(rules_paths, "hoist", lambda e, *args: None)
+    with optimize.disabled("loop-invariant-read"):
         yield
 
 

@@ -17,10 +17,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from ptc_compiler import api
-from ptc_compiler.lower import lower, rules_operators
+from ptc_compiler import api, optimize
+from ptc_compiler.lower import lower
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted, finalize
-from ptc_compiler.lower.ctx import call, load
 from tests.outcomes import outcome
 
 FIB = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))"
@@ -29,12 +28,8 @@ FIB = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))"
 @contextlib.contextmanager
 def plain_helper_calls() -> Iterator[None]:
     """The lowering before the rule: every such `+`/`-` a plain `rt_add2`/`rt_sub2` call."""
-    saved = rules_operators.same_type_arith
-    rules_operators.same_type_arith = lambda e, op, fast, exprs: call(load(fast), exprs)
-    try:
+    with optimize.disabled("same-type-arith"):
         yield
-    finally:
-        rules_operators.same_type_arith = saved
 
 
 def _both(src: str) -> tuple[str, str, str]:

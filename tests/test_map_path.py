@@ -20,9 +20,8 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler import pr_str
-from ptc_compiler.lower import rules_pathmap
-from ptc_runtime import pathmap
+from ptc_compiler import optimize, pr_str
+from ptc_runtime.fast import pathmap
 from tests.outcomes import lisp_literal
 
 CONST_KEYS = [":a", '"a"', ":x", "1", "0", "true", "nil", ":d-e", "1.0", '"x"']
@@ -139,18 +138,13 @@ def _outcome(src: str, data: dict[str, Any], budget: int) -> tuple[Any, ...]:
 def rule_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Within it, programs compile without the rule (give them other source text: the
     compile cache keeps programs by text)."""
-    with monkeypatch.context() as m:
-        m.setattr(rules_pathmap, "map_path", lambda e, node: None)
+    with optimize.disabled("map-path"):
         yield
 
 
 def _generic(src: str, data: dict[str, Any], budget: int) -> tuple[Any, ...]:
-    mp = pytest.MonkeyPatch()
-    mp.setattr(rules_pathmap, "map_path", lambda e, node: None)
-    try:
+    with optimize.disabled("map-path"):
         return _outcome(src + "\n;; generic", data, budget)
-    finally:
-        mp.undo()
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -1,5 +1,5 @@
 """`(map (fn [x] (str "lit" (:k x) ...)) coll)` (also `mapv`, a one-binding `for`) lowers to
-one `rt_map_str_fields` call (`ptc_runtime.fieldformat`): the same vector, errors,
+one `rt_map_str_fields` call (`ptc_runtime.fast.fieldformat`): the same vector, errors,
 positions and step counts as the loop it replaces, an exhausted budget included, over
 record lists and any other collection."""
 
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler import run
-from ptc_compiler.lower import rules_format
-from ptc_runtime import context, fieldformat
+from ptc_compiler import optimize, run
+from ptc_runtime import context
 from ptc_runtime.collections import PMap
+from ptc_runtime.fast import fieldformat
 from ptc_runtime.values import keyword
 from tests.outcomes import outcome
 
@@ -138,16 +138,14 @@ def _outcome(src: str, data: dict[str, Any], max_steps: int) -> str:
 @pytest.fixture
 def loop_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Within it, the rule is off: the loop runs."""
-    with monkeypatch.context() as m:
-        m.setattr(rules_format, "map_str_fields", lambda e, node: None)
+    with optimize.disabled("map-str-fields"):
         yield
 
 
 def _agree(src: str, data: dict[str, Any], steps: int, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "rt_map_str_fields" in ptc_compiler.compile(src).python_source, src
     got = _outcome(src, data, steps)
-    with monkeypatch.context() as m:
-        m.setattr(rules_format, "map_str_fields", lambda e, node: None)
+    with optimize.disabled("map-str-fields"):
         plain_src = src + " "  # a fresh compile (the cache is by text)
         assert "rt_map_str_fields" not in ptc_compiler.compile(plain_src).python_source
         want = _outcome(plain_src, data, steps)

@@ -25,11 +25,12 @@ from typing import Any
 
 import pytest
 
-from ptc_runtime import context, convert, fieldfilter, records, transient
+from ptc_runtime import context, convert, fieldfilter, records
 from ptc_runtime.builtins import keyed
 from ptc_runtime.context import Records, RunContext
 from ptc_runtime.convert import from_host
 from ptc_runtime.errors import PtcError
+from ptc_runtime.fast import transient
 from ptc_runtime.values import Keyword, keyword
 from tests.outcomes import describe, outcome
 

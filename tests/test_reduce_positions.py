@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 import ptc_compiler
-from ptc_compiler import run
-from ptc_compiler.lower import rules_reduce
+from ptc_compiler import optimize, run
 
 BODIES = {
     "assoc": ("{}", "(assoc acc x 1)"),
@@ -61,8 +60,7 @@ def test_the_budget_runs_out_at_the_fn(name: str, monkeypatch: pytest.MonkeyPatc
     got = [outcome(src, xs, b) for b in (1, 49, 50, 51, 299)]
     for g in got:
         assert g[:3] == ("step_limit_exceeded", 3, 6), g  # the `(fn`
-    with monkeypatch.context() as m:
-        m.setattr(rules_reduce, "linear_reduce", lambda e, node: None)
+    with optimize.disabled("linear-reduce"):
         plain_src = src + " "
         assert "rt_t_begin" not in ptc_compiler.compile(plain_src).python_source
         want = [outcome(plain_src, xs, b) for b in (1, 49, 50, 51, 299)]
@@ -76,8 +74,7 @@ def test_a_collection_fails_at_the_reduce(
 ) -> None:
     src = program(name)
     got = outcome(src, xs, 10**6)
-    with monkeypatch.context() as m:
-        m.setattr(rules_reduce, "linear_reduce", lambda e, node: None)
+    with optimize.disabled("linear-reduce"):
         want = outcome(src + " ", xs, 10**6)
     assert got == want
     if got[0] == "type_error" and "reduce" in got[3]:

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from ptc_compiler import api, pr_str
-from ptc_compiler.lower import rules_operators
+from ptc_compiler import api, optimize, pr_str
 from ptc_runtime.builtins import strings_core
 from ptc_runtime.errors import PtcError
 from ptc_runtime.printer import format_float
@@ -24,12 +23,8 @@ from ptc_runtime.values import keyword
 
 @contextlib.contextmanager
 def plain_str() -> Iterator[None]:
-    saved = rules_operators.str_format
-    rules_operators.str_format = lambda args, exprs: None
-    try:
+    with optimize.disabled("str-format"):
         yield
-    finally:
-        rules_operators.str_format = saved
 
 
 def _outcome(src: str) -> str:

@@ -20,7 +20,7 @@ import pytest
 
 import ptc_compiler
 from ptc_compiler import pr_str
-from ptc_runtime.transient import update_fields
+from ptc_runtime.fast.transient import update_fields
 from tests.outcomes import lisp_literal
 
 

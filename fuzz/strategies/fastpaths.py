@@ -1,21 +1,16 @@
-"""Random programs in the shapes of the lowering and runtime fast paths, and the check that
-each runs as it does with every such fast path switched off.
+"""Random programs in the shapes of the optimiser's rules, and the check that each runs as
+it does compiled with no rule at all (`compile(..., optimize=False)`: the general lowering).
 
-Used by `tests/test_fast_paths_differential.py` (a CI-sized run over fixed seeds) and
-`fuzz/test_fast_paths.py` (hypothesis picks the seeds). The switched-off variant turns
-off the lowering rules (the field filter, group-by told the plucked field, `str` with
-literals as a format, `map` of a `str` of element fields as one call,
-`(frequencies (mapcat ...))`, same-type `+`/`-` in numeric code,
-fast update fns, `(take n (sort ...))`, the in-place linear reduce with its memo and
-plain-map shortcut, reads of loop-invariant locals moved before the loop, chains of
-reads as one path read, `map` of a path read with element fields as one call),
-replaces `(get-in m [...])`'s literal-path helpers by `get_in`,
-plucks by per-item flexible reads (no remembered group-by columns), `frequencies` by counting
-stored keys, keyword reads of names with `-` (`rt_kdash`) by flexible reads, registers no
-record lists, drops the map-entry keys of `sort-by` and sorts all keys for a sort's head. Besides the rules' own shapes the
-programs read constant keys of locals, elements and chains (`reads`) and group-by's `vals`
-and first items under user vars redefined between two runs of a form (`group_vals`); host
-items are half the time all string-keyed maps (record lists). Every observable must agree: the
+Used by `tests/test_fast_paths_differential.py` (a CI-sized run over fixed seeds, which
+also checks that every registered rule fired) and `fuzz/test_fast_paths.py` (hypothesis
+picks the seeds). The programs take the shapes of the rules in `ptc_compiler.optimize.rules`
+(field filters, group-by columns, counts and sums, `str` formats, `(frequencies (mapcat
+...))`, same-type arithmetic, update fns, `(take n (sort ...))`, the in-place linear
+reduce, loop-invariant and chained reads, literal paths, keyword getters, maps of paths
+and of `str` of fields) and near misses. Besides the rules' own shapes the programs read
+constant keys of locals, elements and chains (`reads`) and group-by's `vals` and first
+items under user vars redefined between two runs of a form (`group_vals`); host items are
+half the time all string-keyed maps (record lists). Every observable must agree: the
 value, the error (code, message, line:column), the output and the step count (except
 for a failing `pmap`: the other workers stop wherever they are), and the host data must
 be left as it was.
@@ -23,33 +18,13 @@ be left as it was.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
 import random
-from collections import Counter
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 import ptc_compiler
 from ptc_compiler import pr_str, run
-from ptc_compiler.lower import (
-    emit,
-    rules_format,
-    rules_grouping,
-    rules_operators,
-    rules_pathmap,
-    rules_paths,
-    rules_reduce,
-    rules_sequences,
-)
-from ptc_compiler.lower.ctx import call, load
-from ptc_runtime import executor, records
-from ptc_runtime.builtins import keyed, ordering, sequences
-from ptc_runtime.collections import seq_items, to_key
-from ptc_runtime.lookup import get_flexible, get_in
 
 KEYS = [":a", '"a"', ":b", '"b"', ":a-b", '"a-b"', '"a_b"', ":a_b", "1", "1.0", "true", "nil"]
 KEYS += ["[1]", ":s", '"s"']
@@ -147,7 +122,7 @@ class Gen:
 
     def kept_groups(self) -> str:
         """A field filter read only by a group-by without groups (`rt_filter_groups`, and
-        the sums of `builtins.group_sums`), or the group-by of the host items itself."""
+        the sums of `fast.group_sums`), or the group-by of the host items itself."""
         kf = self.pick([":g", ":g", ":s", ":a-b", ":zz"])
         f = self.pick([":f", ":a", ":g"])
         body = self.pick(
@@ -474,8 +449,48 @@ class Gen:
         redef = self.pick(["", "(defn kf [x] (:f x))", "(def kf :a-b)"])
         return f"{defn}\n(def r {form})\n{redef}\n[r {form}]"
 
+    def field_updates(self) -> str:
+        """`(reduce (fn [t e] (-> t (update-in [.. (:g e) ..] f (:f e)) ...)) init xs)`:
+        field updates of the accumulator (`update-fields`)."""
+        ups = []
+        for _ in range(self.rnd.randint(1, 3)):
+            path = self.pick(["[:a (:g e) :n]", "[:a (:g e) :m]", "[(:s e) :n]", "[:t :n]"])
+            op = self.pick(["+ (:f e)", "inc", "+ 1", "- (:a e)", "(fnil inc 0)"])
+            ups.append(f"(update-in {path} {op})")
+        init = self.pick(["{}", "{:a {0 {:n 0 :m 0} 1 {:n 0 :m 0} 2 {:n 0 :m 0}}}", "data/m", "nil"])
+        coll = self.pick(["data/xs", "data/xs", self.coll()])
+        return f"(reduce (fn [t e] (-> t {' '.join(ups)})) {init} {coll})"
+
+    def loop_updates(self) -> str:
+        """`(loop [es coll st init] (if (empty? es) exit (recur (rest es) (-> st ...))))`:
+        a map threaded through the recurs (`linear-loop`), and near misses where it
+        escapes (kept twice, captured by a fn, read by another recur argument)."""
+        ups = []
+        for _ in range(self.rnd.randint(1, 3)):
+            path = self.pick(["[:a (:g e)]", "[:a (:g e) :n]", "[(:s e) :n]", "[:t]", "[:a-b 1]"])
+            op = self.pick(["update-in {p} (fnil inc 0)", "update-in {p} (fnil + 0) (:f e)",
+                            "assoc-in {p} (:a e)", "update-in {p} inc", "assoc-in {p} e"])
+            ups.append("(" + op.format(p=path) + ")")
+        if self.rnd.random() < 0.3:
+            ups.append(self.pick(["(assoc :k (:s e))", "(update :n (fnil inc 0))", "(dissoc :t)"]))
+        step = f"(-> st {' '.join(ups)})"
+        exit_ = self.pick(["st", "st", "(get-in st [:a 1])", "[(count st) (get st :t)]",
+                           "{:n (count (:a st)) :v (get-in st [:a 0 :n])}"])
+        body = self.pick([
+            f"(let [e (first es)] (recur (rest es) {step}))",
+            f"(let [e (first es) seen (get st :t)] (recur (rest es) (if seen {step} (assoc st :t 1))))",
+            f"(let [e (first es)] (if (map? e) (recur (rest es) {step}) (recur (rest es) st)))",
+            f"(let [e (first es)] (recur (rest es) [st {step}]))",  # escapes
+            f"(let [e (first es) f (fn [] st)] (recur (rest es) (assoc {step} :f (count (f)))))",
+        ])
+        init = self.pick(["{}", "{:a {}}", "data/m", "nil", "{:t {:a {}}}", "(hash-map)"])
+        coll = self.pick(["data/xs", "data/xs", self.coll()])
+        loop = f"(loop [es {coll} st {init}] (if (empty? es) {exit_} {body}))"
+        return self.pick(["{}", "{}", "(map (fn [j] {}) [1 2])"]).format(loop)
+
     def program(self) -> str:
         kinds = [self.filter_, self.group, self.get_in, self.str_, self.frequencies]
+        kinds += [self.field_updates, self.loop_updates]
         kinds += [self.arith, self.sort, self.reduce, self.reduce, self.misc]
         kinds += [self.reads, self.reads, self.group_vals, self.group_vals]
         kinds += [self.record_maps, self.record_maps]
@@ -508,8 +523,8 @@ def host_items(rnd: random.Random, n: int) -> list[Any]:
 HASHABLE: list[Any] = ["a", "b", "a-b", "", None, True, False, 0, 1, 1.0, -0.0, "a_b", 2.5]
 
 
-def _outcome(src: str, data: dict[str, Any], max_steps: int, steps: bool) -> str:
-    res = run(src, data=data, max_steps=max_steps, timeout_ms=None)
+def _outcome(src: str, data: dict[str, Any], max_steps: int, steps: bool, optimize: bool) -> str:
+    res = run(src, data=data, max_steps=max_steps, timeout_ms=None, optimize=optimize)
     if res.ok:
         text = "ok " + pr_str(res.value)
     else:
@@ -520,72 +535,9 @@ def _outcome(src: str, data: dict[str, Any], max_steps: int, steps: bool) -> str
     return f"{text} | printed {res.output!r}" + (f" | steps {res.steps}" if counted else "")
 
 
-def _get_path_keys(m: object, *keys_and_names: object) -> object:
-    return get_in(m, list(keys_and_names[0::2]))
-
-
-def _get_path_keys_or(m: object, *keys_names_default: object) -> object:
-    return get_in(m, list(keys_names_default[0:-1:2]), keys_names_default[-1])
-
-
-def _kdash(m: object, k: object, name: str, alt_kw: object, alt: str, *default: object) -> object:
-    return get_flexible(m, k, *default)
-
-
-def _frequencies(coll: object) -> dict[object, object]:
-    return dict(Counter(to_key(x) for x in seq_items(coll, "frequencies")))
-
-
-def _pluck(items: Any, k: object) -> list[object]:
-    return [keyed._get(x, k) for x in items]
-
-
-def _sorted_head(keys: list[Any], limit: int, descending: bool) -> list[int]:
-    return sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)[:limit]
-
-
-@contextlib.contextmanager
-def generic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Within it, every fast path of this file's docstring is off."""
-
-    def plain(e: emit.Emitter, op: Any, fast: str, exprs: list[Any]) -> Any:
-        return call(load(fast), exprs)
-
-    with monkeypatch.context() as m:
-        m.setattr(rules_sequences, "field_test", lambda name, node: None)
-        m.setattr(rules_grouping, "group_by_field", lambda coll, param, body: coll)
-        # groups built
-        m.setattr(rules_grouping, "group_uses", lambda coll, param, bindings, body: None)
-        m.setattr(rules_grouping, "group_counts", lambda coll, f: None)
-        m.setattr(rules_sequences, "filter_groups", lambda e, n: None)  # grouped as filtered
-        m.setattr(rules_operators, "str_format", lambda args, exprs: None)
-        m.setattr(rules_format, "map_str_fields", lambda e, node: None)
-        m.setattr(rules_reduce, "fast_update_fn", lambda fn, extra, low: low)
-        m.setattr(rules_sequences, "frequencies_of_mapcat", lambda e, coll: None)
-        m.setattr(rules_operators, "same_type_arith", plain)
-        m.setattr(rules_sequences, "take_sorted", lambda e, n, coll: None)
-        m.setattr(rules_reduce, "linear_reduce", lambda e, node: None)
-        m.setitem(executor.base_globals(), "rt_get_path", lambda m, *p: get_in(m, list(p)))
-        m.setattr(rules_paths, "hoist", lambda e, *args: None)
-        m.setattr(rules_paths, "read_chain", lambda node: None)
-        m.setattr(rules_pathmap, "map_path", lambda e, node: None)
-        for n in range(1, rules_paths.PATH_UNROLLED + 1):  # keys with their names: drop the names
-            m.setitem(executor.base_globals(), f"rt_get_path{n}", _get_path_keys)
-            if n > 1:  # with a default (`lookup.get_path_or2` ..)
-                m.setitem(executor.base_globals(), f"rt_get_path_or{n}", _get_path_keys_or)
-        m.setitem(executor.base_globals(), "rt_kdash", _kdash)  # keyword reads of a-b
-        m.setitem(executor.base_globals(), "b_frequencies", _frequencies)
-        m.setattr(sequences, "pluck", _pluck)
-        m.setattr(keyed, "pluck", _pluck)
-        m.setattr(ordering, "_ENTRY_PARTS", {})
-        m.setattr(keyed, "_head_order", _sorted_head)
-        m.setattr(records, "MIN_LEN", 10**18)  # no record lists: every read is flexible
-        yield
-
-
-def check(rnd: random.Random, tag: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """One random program from `rnd` agrees with itself with the fast paths off (`tag`
-    makes its source unique, so each variant is compiled afresh)."""
+def check(rnd: random.Random, tag: str) -> None:
+    """One random program from `rnd` agrees with itself compiled with no optimiser rule
+    (`optimize=False`; `tag` makes its source unique, so each variant is compiled afresh)."""
     src = Gen(rnd).program() + f"\n; {tag}"
     xs = host_items(rnd, rnd.choice([0, 3, 20, 600]))
     data = {"xs": xs, "m": {"t": {"a": {}}, "a": 1}}
@@ -594,14 +546,11 @@ def check(rnd: random.Random, tag: str, monkeypatch: pytest.MonkeyPatch) -> None
         [10**6, 10**6, rnd.randint(1, 40), rnd.randint(len(xs) // 2 + 1, len(xs) + 6)]
     )
     steps = "pmap" not in src
-    got = _outcome(src, data, budget, steps)
+    got = _outcome(src, data, budget, steps, optimize=True)
     assert json.dumps(data, sort_keys=True) == before, src
-    with generic(monkeypatch):
-        plain_src = src + " "
-        code = ptc_compiler.compile(plain_src).python_source
-        assert "rt_filter_field" not in code and "t_begin" not in code
-        assert "rt_filter_groups" not in code
-        assert "rt_map_str_fields" not in code
-        assert "rt_map_path" not in code
-        want = _outcome(plain_src, copy.deepcopy(data), budget, steps)
+    code = ptc_compiler.compile(src, optimize=False).python_source
+    for helper in ("rt_filter_field", "t_begin", "rt_filter_groups", "rt_map_str_fields"):
+        assert helper not in code, (helper, src)
+    assert "rt_map_path" not in code and "rt_get_path" not in code, src
+    want = _outcome(src, copy.deepcopy(data), budget, steps, optimize=False)
     assert got == want, src

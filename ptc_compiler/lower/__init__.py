@@ -19,6 +19,8 @@ from ptc_compiler.lower.blocks import check_block_depth
 from ptc_compiler.lower.check import finalize
 from ptc_compiler.lower.ctx import CREDIT, FUEL, PULL, Ctx
 from ptc_compiler.lower.emit import Emitter
+from ptc_compiler.optimize import registry
+from ptc_compiler.optimize import run as optimize_ir
 from ptc_runtime.builtins.registry import BuiltinSpec
 
 
@@ -36,11 +38,14 @@ def lower(
     *,
     guards: bool = True,
     budget: CompileBudget | None = None,
+    rules: registry.RuleSet | None = None,
 ) -> LoweredModule:
     """Lower an analyzed program to a Python module defining `program()`.
 
     `guards=False` leaves out the step-budget checks (benchmarks of guard overhead only).
     `budget` is charged per node lowered (`ptc_compiler.budget`); none means unbounded.
+    `rules`: the optimiser rules it may apply (`ptc_compiler.optimize`; default all of
+    them): first the optimiser's IR pass, then the lowering with those rules current.
 
     Raises `GeneratedCodeRejected` (a compiler bug) if the result leaves the allowed subset.
     """
@@ -48,6 +53,18 @@ def lower(
         from ptc_runtime.builtins import BUILTINS
 
         builtins = BUILTINS
+    if rules is None:
+        rules = registry.for_compile(True)
+    with registry.using(rules):
+        return _lower(optimize_ir(program, rules), builtins, guards, budget)
+
+
+def _lower(
+    program: ir.Program,
+    builtins: Mapping[str, BuiltinSpec],
+    guards: bool,
+    budget: CompileBudget | None,
+) -> LoweredModule:
     cx = Ctx()
     if program.prelude_key is not None:
         cx.prelude_key = program.prelude_key

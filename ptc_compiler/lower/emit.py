@@ -11,14 +11,12 @@ otherwise a factory `mkN(captured...)` that returns the inner `def`, so a closur
 captures the *values* its free locals had when it was made (a `fn` made in a loop
 sees that iteration's values).
 
-This module is the general lowering. The fast paths for particular shapes live beside
-it, one module per family, each falling back here (returning None) when its shape does
-not apply: `rules_paths` (keyword reads, literal `get`/`get-in` paths, read chains,
-keyword getters, loop-invariant reads), `rules_sequences` (`map`/`filter` with a literal
-fn as a loop, field filters, take-sorted, frequencies of mapcat), `rules_grouping`
-(`group-by` columns and counts), `rules_reduce` (the in-place linear `reduce` and its
-one-call shapes, fast update fns) and `rules_operators` (inline arithmetic, comparison
-and equality, same-type `+`/`-`, `str` formats).
+This module is the general lowering. The optimiser's rules (`ptc_compiler.optimize`) are
+tried through their registry: `call` first tries the `call` and `args` rules declared for
+the call's head (`optimize.rules`), and the `site` rules are consulted where the lowering
+meets their form (a `for`, a binding, a fn body, a helper call); each rule falls back here
+(returning None) when its shape does not apply, and with no rule at all
+(`compile(..., optimize=False)`) this is all that runs.
 """
 
 from __future__ import annotations
@@ -32,16 +30,7 @@ from typing import Any
 
 from ptc_compiler import ir
 from ptc_compiler.budget import CompileBudget, unbounded
-from ptc_compiler.lower import (
-    rules_format,
-    rules_grouping,
-    rules_operators,
-    rules_pathmap,
-    rules_paths,
-    rules_reduce,
-    rules_sequences,
-    scan,
-)
+from ptc_compiler.lower import scan
 from ptc_compiler.lower.ctx import (
     CREDIT,
     FUEL,
@@ -64,6 +53,15 @@ from ptc_compiler.lower.ctx import (
     is_trivial,
     load,
     store,
+)
+from ptc_compiler.optimize import (
+    registry,
+    rules_format,
+    rules_grouping,
+    rules_pathmap,
+    rules_paths,
+    rules_reduce,
+    rules_sequences,
 )
 from ptc_runtime.builtins.registry import BuiltinSpec
 from ptc_runtime.fastops import (
@@ -218,13 +216,18 @@ class Emitter:
         """
         if type(value) is ir.Call:
             fn = value.fn
-            if type(fn) is ir.BuiltinRef and fn.name in rules_sequences.INLINE_HOF:
+            if (
+                type(fn) is ir.BuiltinRef
+                and fn.name in rules_sequences.INLINE_HOF
+                and registry.on("inline-hof")
+            ):
                 loop = (
                     None
                     if rules_sequences.field_test(fn.name, value)
                     else rules_sequences.inline_hof(self, fn.name, value)
                 )
                 if loop is not None:
+                    registry.fire("inline-hof")
                     value = loop
         if type(value) is ir.Loop or type(value) is ir.For:
             saved = self.cx.recur
@@ -351,124 +354,41 @@ class Emitter:
     # ------------------------------------------------------------------ calls
 
     def call(self, node: ir.Call) -> Lowered:
+        """A call: the optimiser's rules registered for its head first (`ptc_compiler.optimize`
+        `.rules`: `call` rules on the call, then `args` rules on its lowered arguments), the
+        general lowering when none applies."""
         fn = node.fn
-        chain = rules_paths.read_chain(node)
-        if chain is not None:
-            # `(:c (:b (:a m)))`, `(get (get m "a") 0)`, `(-> m :a :b)`: one path read
-            base, path_keys = chain
-            lowered = self.expr(base)
-            key_exprs = [self.expr(k).expr for k in path_keys]
-            read = rules_paths.literal_path(
-                self, lowered.expr, path_keys, key_exprs, base, node.span
-            )
-            return Lowered(lowered.stmts, read)
-        if isinstance(fn, ir.Const) and isinstance(fn.value, Keyword) and 1 <= len(node.args) <= 2:
-            if len(node.args) == 1 or type(node.args[1]) is ir.Const:
-                hoisted = rules_paths.hoist(self, node.args[0], (fn,), node.span, *node.args[1:])
-                if hoisted is not None:
-                    return Lowered((), hoisted)
-            stmts, exprs = self.many(node.args)
-            return Lowered(stmts, rules_paths.keyword_read(self, fn.value, exprs[0], exprs[1:]))
-        if isinstance(fn, ir.BuiltinRef) and fn.name in rules_sequences.INLINE_HOF:
-            fused = rules_sequences.field_filter(self, fn.name, node)
-            if fused is not None:
-                return fused
-            loop = rules_sequences.inline_hof(self, fn.name, node)
-            if loop is not None:
-                return self.via_statements(loop)
-        if isinstance(fn, ir.BuiltinRef) and fn.name == "reduce" and len(node.args) == 3:
-            folded = rules_reduce.linear_reduce(self, node)
-            if folded is not None:
-                return folded
-        if isinstance(fn, ir.BuiltinRef) and fn.name == "take" and len(node.args) == 2:
-            top = rules_sequences.take_sorted(self, node.args[0], node.args[1])
-            if top is not None:
-                return top
-        if isinstance(fn, ir.BuiltinRef) and fn.name == "update-vals" and len(node.args) == 2:
-            counts = rules_grouping.group_counts(node.args[0], node.args[1])
-            if counts is not None:  # a statement at the group-by: its errors' position
-                by_key, t = self.expr(counts), self.cx.fresh()
-                stmt = at(counts.span, assign(t, by_key.expr))
-                return Lowered((*by_key.stmts, stmt), load(t))  # type: ignore[arg-type]
-        if isinstance(fn, ir.BuiltinRef) and fn.name == "frequencies" and len(node.args) == 1:
-            counted = rules_sequences.frequencies_of_mapcat(self, node.args[0])
-            if counted is not None:
-                return counted
+        head = None
+        if type(fn) is ir.BuiltinRef:
+            head = fn.name
+        elif type(fn) is ir.Const and isinstance(fn.value, Keyword):
+            head = ":keyword"
+        rules = registry.current()
+        if head is not None:
+            for rule in rules.at("call", head):
+                low = rule.lower(self, node)  # type: ignore[misc]
+                if low is not None:
+                    registry.fire(rule.name)
+                    return low  # type: ignore[no-any-return]
         if isinstance(fn, ir.BuiltinRef):
-            if (
-                fn.name == "get"
-                and 2 <= len(node.args) <= 3
-                and rules_paths.const_args(node.args[1:])
-            ):
-                hoisted = rules_paths.hoist(
-                    self, node.args[0], node.args[1:2], node.span, *node.args[2:]
-                )
-                if hoisted is not None:
-                    return Lowered((), hoisted)
-            if (
-                fn.name == "get-in"
-                and len(node.args) == 3
-                and rules_paths.const_args(node.args[2:])
-            ):
-                keys = node.args[1]
-                if (
-                    isinstance(keys, ir.VectorLit)
-                    and 2 <= len(keys.items) <= rules_paths.PATH_UNROLLED
-                ):
-                    if rules_paths.const_args(keys.items):
-                        hoisted = rules_paths.hoist(
-                            self, node.args[0], keys.items, node.span, node.args[2]
-                        )
-                        if hoisted is not None:
-                            return Lowered((), hoisted)
             stmts, exprs = self.many(node.args)
-            if fn.name == "get" and 2 <= len(exprs) <= 3:
-                key = node.args[1]
-                if isinstance(key, ir.Const) and isinstance(key.value, Keyword):
-                    return Lowered(
-                        stmts, rules_paths.keyword_read(self, key.value, exprs[0], exprs[2:])
-                    )
-                if len(exprs) == 2:  # any other key: one level of a path, one frame
-                    return Lowered(stmts, rules_paths.path_read(exprs[0], node.args[1:], exprs[1:]))
-            if fn.name == "get-in" and len(exprs) == 2:
-                path = exprs[1]
-                keys = node.args[1]
-                if isinstance(keys, ir.VectorLit) and isinstance(path, ast.List):
-                    low = rules_paths.literal_path(
-                        self, exprs[0], keys.items, path.elts, node.args[0], node.span
-                    )
-                    return Lowered(stmts, low)
-            if fn.name == "get-in" and len(exprs) == 3:
-                path, keys = exprs[1], node.args[1]
-                if (
-                    isinstance(keys, ir.VectorLit)
-                    and isinstance(path, ast.List)
-                    and 2 <= len(keys.items) <= rules_paths.PATH_UNROLLED
-                ):
-                    # `lookup.get_path_or2` ..: levels that stop at a missing key with the
-                    # default, passed last: evaluated after the keys, as the builtin's argument
-                    read = rules_paths.path_read(exprs[0], keys.items, path.elts)
-                    read.func = load(f"rt_get_path_or{len(keys.items)}")
-                    read.args.append(exprs[2])
-                    return Lowered(stmts, read)
-            inline = rules_operators.inline(self, fn.name, node.args, exprs)
-            if inline is not None:
-                return Lowered(stmts, inline)
-            if fn.name == "str":
-                formatted = rules_operators.str_format(node.args, exprs)
-                if formatted is not None:
-                    return Lowered(stmts, formatted)
-            fast = FAST_CALLS.get(fn.name)
+            for rule in rules.at("args", fn.name):
+                lowered = rule.lower(self, node, exprs)  # type: ignore[misc]
+                if lowered is not None:
+                    registry.fire(rule.name)
+                    return Lowered(stmts, lowered)
+            fast = FAST_CALLS.get(fn.name)  # a fixed-arity variant of the builtin
             if fast is not None and fast[0] == len(exprs):
-                if self.cx.numeric and fn.name in rules_operators.ARITH:
-                    return Lowered(
-                        stmts,
-                        rules_operators.same_type_arith(
-                            self, rules_operators.ARITH[fn.name], fast[1], exprs
-                        ),
-                    )
                 return Lowered(stmts, call(load(fast[1]), exprs))
             return Lowered(stmts, call(load(self.builtins[fn.name].py_name), exprs))
+        if head == ":keyword":
+            stmts, exprs = self.many(node.args)
+            for rule in rules.at("args", head):
+                lowered = rule.lower(self, node, exprs)  # type: ignore[misc]
+                if lowered is not None:
+                    registry.fire(rule.name)
+                    return Lowered(stmts, lowered)
+            return Lowered(stmts, helper("call", self.expr(fn).expr, *exprs))
         if isinstance(fn, ir.Local) and fn.ident in self.cx.fn_locals:
             stmts, exprs = self.many(node.args)
             return Lowered(stmts, call(load(self.cx.fn_locals[fn.ident]), exprs))
@@ -561,6 +481,12 @@ class Emitter:
 
     def loop(self, node: ir.Loop, sink: Sink) -> list[ast.stmt]:
         out: list[ast.stmt] = []
+        if registry.on("linear-loop"):
+            linear = rules_reduce.linear_loop(self, node)
+            if linear is not None:  # a binding updated in place: its ownership table first
+                registry.fire("linear-loop")
+                node, owned = linear
+                out.append(at(node.span, assign(owned, helper("t_begin"))))  # type: ignore[arg-type]
         saved_recur = self.cx.recur
         added: list[str] = []
         try:
@@ -592,13 +518,17 @@ class Emitter:
         return stmts
 
     def for_(self, node: ir.For, sink: Sink) -> list[ast.stmt]:
-        read = rules_pathmap.map_path(self, node)
-        if read is not None:
-            return [*read.stmts, *sink(read.expr)]
-        node = rules_grouping.for_group_columns(node)
-        fused = rules_format.map_str_fields(self, node)  # `(map #(str (:k %) ...) coll)`
-        if fused is not None:
-            return [*fused.stmts, *sink(fused.expr)]
+        if registry.on("map-path"):
+            read = rules_pathmap.map_path(self, node)
+            if read is not None:
+                registry.fire("map-path")
+                return [*read.stmts, *sink(read.expr)]
+        node = rules_grouping.for_group_columns(node)  # "group-columns" (`group_uses`)
+        if registry.on("map-str-fields"):
+            fused = rules_format.map_str_fields(self, node)  # `(map #(str (:k %) ...) coll)`
+            if fused is not None:
+                registry.fire("map-str-fields")
+                return [*fused.stmts, *sink(fused.expr)]
         acc = self.cx.fresh()
         saved = self.cx.recur
         self.cx.recur = None
@@ -908,9 +838,11 @@ def _recur(e: Emitter, n: ir.Recur) -> Lowered:
 
 
 def _rt_call(e: Emitter, n: ir.RtCall) -> Lowered:
-    grouped = rules_sequences.filter_groups(e, n)  # a group-by of a field filter
-    if grouped is not None:
-        return grouped
+    if registry.on("filter-groups"):
+        grouped = rules_sequences.filter_groups(e, n)  # a group-by of a field filter
+        if grouped is not None:
+            registry.fire("filter-groups")
+            return grouped
     stmts, exprs = e.many(n.args)
     if n.helper == "charged_column":  # takes and hands back the fuel chunk: a statement
         t = e.cx.fresh()

@@ -331,7 +331,7 @@ VECTOR_ACCUMULATORS = {"conj": "t_conj"}
 #: Reads of the accumulator that return a part of it (or a count).
 ACC_READS = frozenset({"get", "contains?", "count", "get-in"})
 #: Those of `ACC_READS` that may return a container of the accumulator (even the whole
-#: of it: `(get-in acc [])`); lowering wraps them in `t_seen` (see `ptc_runtime.transient`).
+#: of it: `(get-in acc [])`); lowering wraps them in `t_seen` (see `ptc_runtime.fast.transient`).
 ACC_VALUE_READS = frozenset({"get", "get-in"})
 
 
@@ -520,9 +520,7 @@ def substitute(node: Any, subs: dict[int, ir.Node]) -> Any:
     if kind is tuple:
         items = tuple(substitute(x, subs) for x in node)
         return node if all(a is b for a, b in zip(items, node, strict=True)) else items
-    names = _DATA_FIELDS.get(kind)
-    if names is None:
-        names = _data_fields(kind)
+    names = data_fields(kind)
     if not names:
         return node
     changes: dict[str, Any] = {}
@@ -539,7 +537,11 @@ def substitute(node: Any, subs: dict[int, ir.Node]) -> Any:
 _DATA_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _data_fields(kind: type) -> tuple[str, ...]:
+def data_fields(kind: type) -> tuple[str, ...]:
+    """The dataclass fields of `kind` a rewrite descends into (all but `span`), or ()."""
+    cached = _DATA_FIELDS.get(kind)
+    if cached is not None:
+        return cached
     names: tuple[str, ...] = ()
     if is_dataclass(kind):
         names = tuple(f.name for f in fields(kind) if f.name != "span")

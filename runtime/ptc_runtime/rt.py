@@ -15,8 +15,6 @@ from types import BuiltinFunctionType, FunctionType
 from typing import Any, Final
 
 from ptc_runtime import context, hashguard
-from ptc_runtime.builtins.filtered_groups import HELPERS as FILTERED_GROUPS_HELPERS
-from ptc_runtime.builtins.group_sums import HELPERS as GROUP_SUMS_HELPERS
 from ptc_runtime.builtins.grouped import HELPERS as GROUPED_HELPERS
 from ptc_runtime.collections import PSet, as_fn, seq_items, to_key
 from ptc_runtime.contracts.calls import signed
@@ -24,9 +22,14 @@ from ptc_runtime.contracts.data import from_text as contract_from_text
 from ptc_runtime.convert import from_host, to_tool_args
 from ptc_runtime.destructure import HELPERS as DESTRUCTURE_HELPERS
 from ptc_runtime.errors import FailSignal, PtcError, ReturnSignal
+from ptc_runtime.fast.fieldformat import HELPERS as FIELD_FORMAT_HELPERS
+from ptc_runtime.fast.filtered_groups import HELPERS as FILTERED_GROUPS_HELPERS
+from ptc_runtime.fast.group_sums import HELPERS as GROUP_SUMS_HELPERS
+from ptc_runtime.fast.pathmap import HELPERS as PATH_MAP_HELPERS
+from ptc_runtime.fast.sequences import HELPERS as SEQUENCE_HELPERS
+from ptc_runtime.fast.transient import HELPERS as TRANSIENT_HELPERS
 from ptc_runtime.fastops import HELPERS as FAST_HELPERS
 from ptc_runtime.fieldfilter import HELPERS as FIELD_FILTER_HELPERS
-from ptc_runtime.fieldformat import HELPERS as FIELD_FORMAT_HELPERS
 from ptc_runtime.images import PtcImage
 from ptc_runtime.limits import measure
 from ptc_runtime.lookup import (
@@ -42,11 +45,9 @@ from ptc_runtime.lookup import (
     get_path_or4,
     get_path_or5,
 )
-from ptc_runtime.pathmap import HELPERS as PATH_MAP_HELPERS
 from ptc_runtime.prelude import HELPERS as PRELUDE_HELPERS
 from ptc_runtime.printer import pr_str
 from ptc_runtime.regexp import compile_regex
-from ptc_runtime.transient import HELPERS as TRANSIENT_HELPERS
 from ptc_runtime.values import Keyword, SymbolRef, VarRef, keyword
 
 _MISSING: Final = object()
@@ -340,6 +341,7 @@ HELPERS: Final[dict[str, Any]] = {
     **FILTERED_GROUPS_HELPERS,
     **GROUP_SUMS_HELPERS,
     **TRANSIENT_HELPERS,
+    **SEQUENCE_HELPERS,
     **PATH_MAP_HELPERS,
     **PRELUDE_HELPERS,
     "rt_contract": contract_from_text,

@@ -1,4 +1,4 @@
-"""The loops made from templates at import (`ptc_runtime.unrolled`): each case does what
+"""The loops made from templates at import (`ptc_runtime.fast.unrolled`): each case does what
 the template says, for every number of fields and comparison, in its module's globals."""
 
 from __future__ import annotations
@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from ptc_runtime import fieldformat
-from ptc_runtime.builtins import filtered_groups, group_sums
 from ptc_runtime.builtins.strings_core import str_format
-from ptc_runtime.unrolled import Cases, define
+from ptc_runtime.fast import fieldformat, filtered_groups, group_sums
+from ptc_runtime.fast.unrolled import Cases, define
 from ptc_runtime.values import keyword
 
 VALUES: list[Any] = ["", "ab", 0, -7, 12345, 0.5, -2.25, 0.001, 1e-4, 1e7, 123.0, None]
@@ -33,7 +32,7 @@ def test_each_comprehension_is_str(table: str, fields: int) -> None:
     fmt = "<" + "|".join(["%s"] * fields) + ">"
     pieces, names, plain, alts = fieldformat._shape(fmt, keys)
     texts = getattr(fieldformat, table)[fields]
-    assert texts.__code__.co_filename.startswith("<ptc_runtime.fieldformat:")
+    assert texts.__code__.co_filename.startswith("<ptc_runtime.fast.fieldformat:")
     assert texts.__globals__ is vars(fieldformat)
     for _ in range(200):
         row = {n: rnd.choice(VALUES) for n in names}

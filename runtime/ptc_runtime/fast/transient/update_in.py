@@ -12,12 +12,12 @@ from typing import Any, Final
 from ptc_runtime.builtins import maps as _maps
 from ptc_runtime.collections import PMap, as_fn, to_key
 from ptc_runtime.errors import PtcError
+from ptc_runtime.fast.transient.owned import MISSING, NO_MAP, Owned, adopt, owned_child, release
 from ptc_runtime.fastops import add2 as _add2
 from ptc_runtime.fastops import dec1 as _dec1
 from ptc_runtime.fastops import inc1 as _inc1
 from ptc_runtime.fastops import sub2 as _sub2
 from ptc_runtime.lookup import NOT_FOUND, find_key
-from ptc_runtime.transient.owned import MISSING, NO_MAP, Owned, adopt, owned_child, release
 from ptc_runtime.values import Keyword
 
 #: At most this many memoized prefix walks per loop (`Owned.paths`); then it starts over.

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from ptc_compiler import ir
 from ptc_compiler.lower import scan
+from ptc_compiler.optimize.registry import gated
 from ptc_runtime.values import Keyword
 
 
+@gated("group-by-field", lambda coll, param, body: coll, lambda r, coll, *_: r is not coll)
 def group_by_field(coll: ir.Node, param: str, body: ir.Node) -> ir.Node:
     """`(group-by kf xs)` as `rt_group_by_field(kf, xs, :f)` when it is the collection of
     `(map (fn [[k vs]] ... (map :f vs) ...) ...)`: the groups and their columns of `:f` in
@@ -95,6 +97,7 @@ def for_group_columns(node: ir.For) -> ir.For:
     return scan.substitute(node, subs)  # type: ignore[no-any-return]
 
 
+@gated("group-columns", lambda coll, param, bindings, body: None)
 def group_uses(
     coll: ir.Node, param: str, bindings: tuple[tuple[str, ir.Node], ...], body: ir.Node
 ) -> tuple[ir.Node, dict[int, ir.Node]] | None:
@@ -199,8 +202,8 @@ def group_uses(
     subs: dict[int, ir.Node] = {}
     for i, (node, _, fold, read) in enumerate(fields.values()):
         column = _column(ir.Local(group, node.span), i, n)
-        if type(read.args[0]) is ir.Fn:  # the loop's steps, where it would take them
-            column = ir.RtCall("charged_column", (column,), read.args[1].span)
+        if type(read.args[0]) is ir.Fn:  # the fn's steps, where `map` charges them: its entry
+            column = ir.RtCall("charged_column", (column,), read.args[0].span)
         subs[id(node)] = column if fold is None else ir.RtCall(fold, (column,), node.span)
     for count in counted:
         if summed:  # the count beside the sum (a vector's count cannot fail)
@@ -238,6 +241,7 @@ def _summing(name: str, args: tuple[ir.Node, ...]) -> tuple[str, ir.Node] | None
 SUMMED_FOLDS = frozenset({"sum_column", "reduce0_column", "apply_sum_column", "sum_by_column"})
 
 
+@gated("group-sums", lambda fields: False, lambda r, fields: r is True)
 def _summed_only(
     fields: dict[ir.ConstValue, tuple[ir.Node, ir.Const, str | None, ir.Call]],
 ) -> bool:
@@ -245,7 +249,7 @@ def _summed_only(
     + 0 ..)`, `(apply + ..)`, `(sum-by :f vs)`; no read by a fn, which takes steps) and
     perhaps counted: its column serves that fold alone, so the grouping may hand out the
     sum in its place (`rt_group_sums`; with the count, `rt_group_sum_counts`:
-    `builtins.group_sums`)."""
+    `fast.group_sums`)."""
     if len(fields) != 1:
         return False
     ((_, key, fold, read),) = fields.values()

@@ -1,6 +1,6 @@
 """`(map (fn [x] (get-in m [k (:f x) ...])) coll)` in one call (`rt_map_path`).
 
-The lowering (`ptc_compiler.lower.rules_pathmap`) turns a `map`/`mapv`/one-binding `for`
+The lowering (`ptc_compiler.optimize.rules_pathmap`) turns a `map`/`mapv`/one-binding `for`
 whose body reads a path out of a local `m` (not the element; also a chain of reads), each
 key a constant, a field read of the element (`(:f x)`, `(get x :f)`) or the element
 itself, into this helper instead of a loop.

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ptc_runtime.transient.assoc_fields import t_assoc_fields
-from ptc_runtime.transient.owned import (
+from ptc_runtime.fast.transient.assoc_fields import t_assoc_fields
+from ptc_runtime.fast.transient.owned import (
     Owned,
     t_assoc,
     t_assoc1,
@@ -32,8 +32,13 @@ from ptc_runtime.transient.owned import (
     t_seen,
     t_update,
 )
-from ptc_runtime.transient.update_fields import t_update_fields
-from ptc_runtime.transient.update_in import t_assoc_in, t_update_in, t_update_in2, t_update_in2k
+from ptc_runtime.fast.transient.update_fields import t_update_fields
+from ptc_runtime.fast.transient.update_in import (
+    t_assoc_in,
+    t_update_in,
+    t_update_in2,
+    t_update_in2k,
+)
 
 __all__ = [
     "HELPERS",

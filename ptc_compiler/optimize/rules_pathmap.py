@@ -2,7 +2,7 @@
 
 Also `mapv`, `#(...)`, a one-binding `for` and `(get m (:f x))`: a loop whose body reads
 a path out of a local `m` that is not the element, each key a constant or a field read of
-the element. The loop's element steps and the reads run in `ptc_runtime.pathmap`, which
+the element. The loop's element steps and the reads run in `ptc_runtime.fast.pathmap`, which
 memoizes the reads by the elements' field values (see there for why that is exact).
 """
 

@@ -11,10 +11,10 @@ from itertools import chain, islice, repeat
 from typing import Any, Final
 
 from ptc_runtime import context
+from ptc_runtime.fast.transient.owned import Owned, t_assoc1, t_begin
 from ptc_runtime.fieldfilter import fuel_parts
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.records import is_records
-from ptc_runtime.transient.owned import Owned, t_assoc1, t_begin
 from ptc_runtime.values import Keyword
 
 #: The key types of a part `t_assoc_fields` stores with one `dict.update` (with no `_`).

@@ -1,5 +1,5 @@
 """Fast paths for `reduce` with a literal fn: the in-place linear reduce
-(`ptc_runtime.transient`), its one-call shapes (`rt_t_assoc_fields`,
+(`ptc_runtime.fast.transient`), its one-call shapes (`rt_t_assoc_fields`,
 `rt_t_update_fields`), and the update fns and fused update-ins of in-place updates.
 
 The functions taking the `Emitter` return the lowering of their shape, or None when it
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from ptc_compiler import ir
-from ptc_compiler.lower import rules_paths, rules_sequences, scan
+from ptc_compiler.lower import scan
 from ptc_compiler.lower.ctx import (
     CREDIT,
     FUEL,
@@ -28,6 +28,8 @@ from ptc_compiler.lower.ctx import (
     load,
     store,
 )
+from ptc_compiler.optimize import rules_paths, rules_sequences
+from ptc_compiler.optimize.registry import gated
 from ptc_runtime.fastops import (
     FAST_CALLS,
 )
@@ -42,7 +44,7 @@ def linear_reduce(e: Emitter, node: ir.Call) -> Lowered | None:
 
     Only when the accumulator provably never escapes (see `scan.linear_accumulation`):
     then every intermediate value is dropped at once, so mutating the containers the
-    loop owns (`ptc_runtime.transient`) is indistinguishable from persistent updates.
+    loop owns (`ptc_runtime.fast.transient`) is indistinguishable from persistent updates.
     A literal `{}`/`[]` start is owned from the start; any other start value (host
     data, a map built earlier) is copied on the first write, level by level.
     """
@@ -252,6 +254,7 @@ def update_in2_args(args: Sequence[ir.Node], exprs: list[ast.expr]) -> list[ast.
     return out
 
 
+@gated("assoc-fields", lambda body, acc, x: None)
 def assoc_fields(body: ir.Node, acc: str, x: str) -> tuple[Keyword, Keyword | None] | None:
     """(:k, :v) when `body` is `(assoc acc (:k x) (:v x))` (or `(get x :k)`), (:k, None)
     for `(assoc acc (:k x) x)`, else None; only keywords without `-`, whose flexible
@@ -275,6 +278,7 @@ def assoc_fields(body: ir.Node, acc: str, x: str) -> tuple[Keyword, Keyword | No
     return None if v is None else (k, v)
 
 
+@gated("update-fields", lambda body, acc, x: None)
 def update_fields(body: ir.Node, acc: str, x: str) -> list[ir.Call] | None:
     """The `update-in`s of `body` in the order they run when it is `(-> acc (update-in
     path f a) ...)` with every path a vector of constant string/keyword keys and field
@@ -318,6 +322,7 @@ def _path_key(node: ir.Node, x: str) -> object:
     return None if k is None else (k,)
 
 
+@gated("fast-update-fn", lambda fn, extra, low: low, lambda r, fn, extra, low: r is not low)
 def fast_update_fn(fn: ir.Node, extra: int, low: ast.expr) -> ast.expr:
     """The update fn of an in-place `update`/`update-in` called with `extra` arguments
     after the old value: `+`/`inc`/... as its fixed-arity fast helper when that takes
@@ -328,3 +333,85 @@ def fast_update_fn(fn: ir.Node, extra: int, low: ast.expr) -> ast.expr:
         if fast is not None and fast[0] == 1 + extra:
             return load(fast[1])
     return low
+
+
+def linear_loop(e: Emitter, node: ir.Loop) -> tuple[ir.Loop, str] | None:
+    """A `loop` with a binding threaded linearly through its `recur`s as updated in place.
+
+    `(loop [.. st init ..] body)` where every `recur` of `body` passes for `st` an
+    accumulator shape of `st` (`(-> st (update-in p f) (assoc-in q v))`, `st` itself;
+    see `scan.linear_accumulation`), no other `recur` argument mentions `st`, and every
+    other use of `st` in `body` is a read that cannot leak it (`scan.acc_safe`), or `st`
+    itself as the loop's value: then each intermediate value of `st` is dropped when the
+    next is made, and updating the containers the loop owns in place
+    (`ptc_runtime.fast.transient`) is indistinguishable from persistent updates. The
+    start value is copied level by level on its first write (it may be shared). Returns
+    the loop with its updates made in place and the name of the ownership table (the
+    caller binds it to a fresh `t_begin()` before the loop), or None.
+    """
+    for i, (ident, _) in enumerate(node.bindings):
+        if not any(_updates(r, i) for r in scan.tail_recurs(node.body)):
+            continue
+        owned = e.cx.fresh()
+        reads: list[ir.Call] = []
+        body = _linear_tail(node.body, i, ident, e.free_memo, ir.Local(owned, node.span), reads)
+        if body is None:
+            continue
+        if reads:  # a part read out of the value may be shared from then on
+            seen: dict[int, ir.Node] = {
+                id(r): ir.RtCall("t_seen", (ir.Local(owned, r.span), r), r.span) for r in reads
+            }
+            body = scan.substitute(body, seen)
+        return ir.Loop(node.bindings, body, node.span), owned
+    return None
+
+
+def _updates(recur: ir.Recur, i: int) -> bool:
+    """Whether `recur` passes an accumulator update (`assoc`, `update-in` ...) at `i`."""
+    arg = recur.args[i] if i < len(recur.args) else None
+    return (
+        type(arg) is ir.Call
+        and type(arg.fn) is ir.BuiltinRef
+        and arg.fn.name in scan.MAP_ACCUMULATORS
+    )
+
+
+def _linear_tail(
+    n: ir.Node,
+    i: int,
+    v: str,
+    memo: dict[int, frozenset[str]],
+    owned: ir.Local,
+    reads: list[ir.Call],
+) -> ir.Node | None:
+    """`n`, a tail of the loop body, with its `recur`s updating binding `i` (`v`) in
+    place, or None when `v` might escape or be seen after an update."""
+    if type(n) is ir.Recur:
+        if i >= len(n.args):
+            return None
+        new = scan.linear_accumulation(n.args[i], v, scan.MAP_ACCUMULATORS, memo, owned, reads)
+        others = (a for j, a in enumerate(n.args) if j != i)
+        if new is None or not all(scan.acc_safe(a, v, memo, None) for a in others):
+            return None
+        return ir.Recur((*n.args[:i], new, *n.args[i + 1 :]), n.span)
+    if type(n) is ir.If:
+        then = _linear_tail(n.then, i, v, memo, owned, reads)
+        else_ = _linear_tail(n.else_, i, v, memo, owned, reads)
+        if then is None or else_ is None or not scan.acc_safe(n.test, v, memo, reads):
+            return None
+        return ir.If(n.test, then, else_, n.span)
+    if type(n) is ir.Let:
+        if any(ident == v for ident, _ in n.bindings):
+            return None  # shadowed: the body's `v` is another value
+        if not all(scan.acc_safe(value, v, memo, reads) for _, value in n.bindings):
+            return None
+        inner = _linear_tail(n.body, i, v, memo, owned, reads)
+        return None if inner is None else ir.Let(n.bindings, inner, n.span)
+    if type(n) is ir.Do and n.body:
+        if not all(scan.acc_safe(x, v, memo, reads) for x in n.body[:-1]):
+            return None
+        last = _linear_tail(n.body[-1], i, v, memo, owned, reads)
+        return None if last is None else ir.Do((*n.body[:-1], last), n.span)
+    if type(n) is ir.Local and n.ident == v:
+        return n  # the loop's value: no update follows it
+    return n if scan.acc_safe(n, v, memo, reads) else None

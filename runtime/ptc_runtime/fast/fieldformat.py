@@ -62,9 +62,9 @@ from ptc_runtime.builtins.strings_core import (
 from ptc_runtime.collections import seq_items
 from ptc_runtime.destructure import check_map, get_key
 from ptc_runtime.errors import PtcError
+from ptc_runtime.fast.unrolled import Cases, define
 from ptc_runtime.lookup import get_flexible
 from ptc_runtime.records import is_records
-from ptc_runtime.unrolled import Cases, define
 from ptc_runtime.values import Keyword, keyword
 
 _REPEAT: Final = type(repeat(None, 0))

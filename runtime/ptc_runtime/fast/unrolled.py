@@ -2,7 +2,7 @@
 
 Some of the runtime's fast paths are fastest as a loop or comprehension with everything
 inline: the number of fields read (`fieldformat`), the comparison kept (`==` or `!=`,
-`builtins.filtered_groups`), what is added per element (`builtins.group_sums`). A call
+`fast.filtered_groups`), what is added per element (`fast.group_sums`). A call
 per element, or one generic loop taking the varying part as an argument, is measurably
 slower, so each case is its own function. Rather than write the cases out by hand, a
 module keeps one template per family and makes the cases from it with `define`; a table

@@ -23,6 +23,7 @@ from ptc_compiler.lower.ctx import (
     helper,
     load,
 )
+from ptc_compiler.optimize import registry
 from ptc_runtime.values import Keyword, keyword
 
 if TYPE_CHECKING:
@@ -233,6 +234,7 @@ def plain_path(e: Emitter, m: ast.expr, keys: Sequence[ir.Node], exprs: list[ast
     return path_read(m, keys, exprs)
 
 
+@registry.gated("loop-invariant-read", lambda *args: None, lambda result, *args: False)
 def hoist(
     e: Emitter, base: ir.Node, keys: Sequence[ir.Node], span: Span, default: ir.Node | None = None
 ) -> ast.expr | None:
@@ -293,6 +295,8 @@ def keyword_getter(e: Emitter, ident: str, rest: Callable[[], list[ast.stmt]]) -
     back as `rt_kfield` calls. The element is never rebound in the loop body (loop
     elements are unique idents and no `recur` targets them).
     """
+    if not registry.on("keyword-getter"):
+        return rest()
     cx = e.cx
     getter = KGetter()
     saved = cx.kgetters.get(ident)
@@ -309,6 +313,7 @@ def keyword_getter(e: Emitter, ident: str, rest: Callable[[], list[ast.stmt]]) -
             read.func = load("rt_kfield")
             read.args = [m, kw, ast.Constant(name), *default]
         return stmts
+    registry.fire("keyword-getter")
     name = cx.fresh()
     for read, *_ in getter.reads:
         read.func.id = read.args[2].func.id = name  # type: ignore[attr-defined]

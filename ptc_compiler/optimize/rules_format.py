@@ -1,7 +1,7 @@
 """A collecting loop that formats fields of its element as one call: `(map (fn [x] (str
 "id-" (:id x) ": " (:name x))) coll)`, also `mapv` and a one-binding `for`, becomes
 `FUEL, t = rt_map_str_fields(coll, 'id-%s: %s', line, column, FUEL, CREDIT, k1, k2)`
-(`ptc_runtime.fieldformat`): the same vector, errors and steps as the loop. The element
+(`ptc_runtime.fast.fieldformat`): the same vector, errors and steps as the loop. The element
 may be destructured by `{:keys [...]}` (`(fn [{:keys [id name]}] (str id ": " name))`):
 `rt_map_str_fields_ds` then also makes the pattern's check.
 
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, TypeGuard
 from ptc_compiler import ir
 from ptc_compiler.forms import Span
 from ptc_compiler.lower.ctx import CREDIT, FUEL, STORE, Lowered, at, helper, load, store
+from ptc_runtime.fast.fieldformat import MAX_FIELDS
 from ptc_runtime.fastops import STR_FORMAT_LITERAL, STR_FORMAT_PARTS
-from ptc_runtime.fieldformat import MAX_FIELDS
 from ptc_runtime.values import Keyword
 
 if TYPE_CHECKING:

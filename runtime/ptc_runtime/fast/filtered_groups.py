@@ -32,7 +32,9 @@ from textwrap import indent
 from typing import Any, Final
 
 from ptc_runtime import context
-from ptc_runtime.builtins.group_sums import (
+from ptc_runtime.builtins.grouped import Prefiltered, raw_keys
+from ptc_runtime.collections import seq_items
+from ptc_runtime.fast.group_sums import (
     ADD_SUM,
     ADD_SUM_COUNT,
     NO_SUM,  # noqa: F401  (read by the sums' generated body, `ADD_SUM`)
@@ -42,8 +44,7 @@ from ptc_runtime.builtins.group_sums import (
     plain_pairs,
     plain_sums,
 )
-from ptc_runtime.builtins.grouped import Prefiltered, raw_keys
-from ptc_runtime.collections import seq_items
+from ptc_runtime.fast.unrolled import Cases, define
 from ptc_runtime.fieldfilter import (
     calling_module,
     filter_items,
@@ -51,7 +52,6 @@ from ptc_runtime.fieldfilter import (
     matching_records,
 )
 from ptc_runtime.records import add_derived, is_records
-from ptc_runtime.unrolled import Cases, define
 from ptc_runtime.values import Keyword
 
 

@@ -31,8 +31,8 @@ from typing import Any, Final
 
 from ptc_runtime.builtins.grouped import Prefiltered, raw_keys, stand_ins_of
 from ptc_runtime.collections import map_entries
+from ptc_runtime.fast.unrolled import Cases, define
 from ptc_runtime.records import is_records
-from ptc_runtime.unrolled import Cases, define
 from ptc_runtime.values import Keyword
 
 

@@ -14,13 +14,7 @@ from typing import Any, Final
 from ptc_runtime import context
 from ptc_runtime.collections import PMap
 from ptc_runtime.errors import PtcError
-from ptc_runtime.fastops import add2 as _add2
-from ptc_runtime.fastops import dec1 as _dec1
-from ptc_runtime.fastops import inc1 as _inc1
-from ptc_runtime.fastops import sub2 as _sub2
-from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible
-from ptc_runtime.records import is_records
-from ptc_runtime.transient.owned import (
+from ptc_runtime.fast.transient.owned import (
     MISSING,
     NO_MAP,
     Owned,
@@ -29,7 +23,13 @@ from ptc_runtime.transient.owned import (
     release,
     t_begin,
 )
-from ptc_runtime.transient.update_in import in_place_update_in, leaf_key, walk_owned
+from ptc_runtime.fast.transient.update_in import in_place_update_in, leaf_key, walk_owned
+from ptc_runtime.fastops import add2 as _add2
+from ptc_runtime.fastops import dec1 as _dec1
+from ptc_runtime.fastops import inc1 as _inc1
+from ptc_runtime.fastops import sub2 as _sub2
+from ptc_runtime.lookup import NOT_FOUND, find_key, get_flexible
+from ptc_runtime.records import is_records
 from ptc_runtime.values import Keyword
 
 #: `dict.get` as a two-argument function of any item (the items are dicts where used).

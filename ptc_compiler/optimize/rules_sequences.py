@@ -12,7 +12,6 @@ import ast
 from typing import TYPE_CHECKING
 
 from ptc_compiler import ir
-from ptc_compiler.lower import rules_format, rules_grouping
 from ptc_compiler.lower.ctx import (
     CREDIT,
     FUEL,
@@ -24,6 +23,8 @@ from ptc_compiler.lower.ctx import (
     load,
     store,
 )
+from ptc_compiler.optimize import rules_format, rules_grouping
+from ptc_compiler.optimize.registry import gated
 from ptc_runtime.values import Keyword
 
 if TYPE_CHECKING:
@@ -50,18 +51,31 @@ def inline_hof(e: Emitter, name: str, node: ir.Call) -> ir.For | None:
         return None
     x = arity.params[0]
     if name in ("map", "mapv"):
-        body, span = arity.body, coll.span  # the element's step fails at the coll
+        # the element's step is charged where the general lowering charges it: at the
+        # fn's entry, so a budget running out there is reported at the fn
+        body, span = arity.body, fn.span
         columns = rules_grouping.group_columns(coll, x, body)
         if columns is not None:
             coll, body = columns
         else:
             coll = rules_grouping.group_by_field(coll, x, body)
-        return ir.For((ir.ForBind(x, coll, span),), body, True, node.span)
-    bind = ir.ForBind(x, coll, coll.span)
+        return ir.For((ir.ForBind(x, _seq_of(name, coll, node), span),), body, True, node.span)
+    bind = ir.ForBind(x, _seq_of(name, coll, node), fn.span)
     test = arity.body
     if name == "remove":
         test = ir.Call(ir.BuiltinRef("not", test.span), (test,), test.span)
     return ir.For((bind, ir.ForWhen(test, test.span)), ir.Local(x, node.span), True, node.span)
+
+
+def _seq_of(name: str, coll: ir.Node, node: ir.Call) -> ir.Node:
+    """The collection as builtin `name` sees it: not one, it fails there, named as the
+    builtin and at its call (the loop over it then never fails to iterate)."""
+    who = ir.Const(ERROR_NAME.get(name, name), node.span)
+    return ir.RtCall("seq_of", (coll, who), node.span)
+
+
+#: The name a sequence builtin's errors give it (`mapv` fails as `map` does).
+ERROR_NAME = {"mapv": "map", "filterv": "filter"}
 
 
 def field_filter(
@@ -76,8 +90,9 @@ def field_filter(
     With `grouping` (`filter_groups`: a key and fields), the helper `fused` with them.
 
     The call takes the fuel chunk and hands back the one to go on with, so it is a
-    statement `FUEL, t = ...`, positioned where the loop's element step would fail
-    (at the collection); the collection is evaluated before `FUEL` is read.
+    statement `FUEL, t = ...`, positioned where the builtin's element step would fail
+    (at the test fn); the collection is evaluated (and checked, at the call) before
+    `FUEL` is read.
     """
     parts = field_test(name, node)
     if parts is None:
@@ -86,10 +101,13 @@ def field_filter(
     if grouping and type(lit) is not str:
         return None
     low = e.expr(coll)
-    t = e.cx.fresh()
+    # the collection as the builtin sees it, failing at the call as the builtin does
+    items, t = e.cx.fresh(), e.cx.fresh()
+    who = ast.Constant(ERROR_NAME.get(name, name))
+    seq = at(node.span, assign(items, helper("seq_of", low.expr, who)))
     value = helper(
         fused if grouping else "filter_field",
-        low.expr,
+        load(items),
         e.const(k),
         ast.Constant(k.name),
         e.const(lit),
@@ -99,13 +117,15 @@ def field_filter(
         *(e.const(g) for g in grouping),
     )
     stmt = ast.Assign([ast.Tuple([store(FUEL), store(t)], STORE)], value)
-    return Lowered((*low.stmts, at(coll.span, stmt)), load(t))  # type: ignore[arg-type]
+    # an element's step fails where the builtin charges it: at the test fn's entry
+    step_span = node.args[0].span
+    return Lowered((*low.stmts, seq, at(step_span, stmt)), load(t))  # type: ignore[arg-type]
 
 
 def filter_groups(e: Emitter, n: ir.RtCall) -> Lowered | None:
     """`rt_group_columns(:k, xs, :v)` (also `rt_group_vals`, `rt_group_counts`; at most
     one field) whose collection `xs` is a field filter with a string literal: the filter
-    as `rt_filter_groups(..., :k, :v)` (`builtins.filtered_groups`), which may group
+    as `rt_filter_groups(..., :k, :v)` (`fast.filtered_groups`), which may group
     the kept maps in its own pass and hand on the stand-ins in place of the vector
     (`rt_filter_sums` for `rt_group_sums`/`rt_group_val_sums`: the groups' sums;
     `rt_filter_sum_counts` with their counts too). The
@@ -195,6 +215,7 @@ TAKE_SORTED: dict[tuple[str, int], str] = {
 INLINE_HOF = frozenset({"map", "mapv", "filter", "filterv", "remove"})
 
 
+@gated("field-filter", lambda name, node: None, lambda result, name, node: False)
 def field_test(name: str, node: ir.Call) -> tuple[Keyword, ir.ConstValue, bool, ir.Node] | None:
     """`(filter (fn [x] (= (:k x) lit)) coll)` (also `filterv`, `remove`, `not=`, the
     literal first, `(get x :k)`): the keyword, the literal, whether elements equal to it
