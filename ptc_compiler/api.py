@@ -41,7 +41,7 @@ CACHE_SIZE = 256
 
 @dataclass(frozen=True, slots=True)
 class RunFailure:
-    """Why a run failed: a seed-003 `kind`, the PTC `code`, a bounded message, the place."""
+    """Why a run failed: a run-contract `kind`, the PTC `code`, a bounded message, the place."""
 
     kind: str
     code: str
@@ -313,7 +313,7 @@ _runtimes_lock = threading.Lock()
 def runtime(
     mode: seam.Mode = "in-process", *, limits: Limits | None = None, pool_size: int = 2
 ) -> seam.Runtime:
-    """A new seed-003 `Runtime` backed by this compiler (the caller owns and closes it)."""
+    """A new `Runtime` backed by this compiler (the caller owns and closes it)."""
     limits = limits or DEFAULT_LIMITS
     return seam.Runtime(_compiler_for(limits), mode=mode, limits=limits, pool_size=pool_size)
 

@@ -1,4 +1,4 @@
-"""Reader: source text -> a tuple of Forms (target §3), or a `ReadError`.
+"""Reader: source text -> a tuple of Forms, or a `ReadError`.
 
 Two paths, one language:
 

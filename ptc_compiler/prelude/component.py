@@ -1,4 +1,4 @@
-"""Component source -> checked metadata + one Python module (agent-design §1.1-1.7).
+"""Component source -> checked metadata + one Python module.
 
 A component is one file with one namespace:
 
