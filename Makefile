@@ -4,7 +4,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-preludes demo-agent test lint typecheck pytest wheel-check bench clean
+.PHONY: demo demo-preludes demo-agent test test-fast lint typecheck pytest wheel-check docs bench clean
+
+# pytest-xdist workers: one per core by default (`make test JOBS=1` runs serially)
+JOBS ?= auto
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,7 +36,17 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS)
+
+# The quick subset (about a minute on 2 cores): everything but the Clojure conformance
+# suite, the fuzz campaigns, the security attack tables and the agent library's suite.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n $(JOBS) tests \
+		--ignore=tests/conformance --ignore=tests/security --ignore=tests/agent
+
+# The API reference from the docstrings; --strict: any warning fails the build.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir build/site
 
 # Build the wheel, install it into a clean venv outside the repo, run a program from it.
 wheel-check: $(STAMP)
