@@ -2,8 +2,8 @@
 
     python .ci/wheel_files.py ROOT WHEEL
 
-The package trees are `ptc_compiler/` and `runtime/ptc_runtime/` (installed as
-`ptc_runtime/`). Every file in them that is not a bytecode cache must be in the wheel:
+The package trees are `ptc_compiler/`, `ptc_agent/` and `runtime/ptc_runtime/` (installed
+as `ptc_runtime/`). Every file in them that is not a bytecode cache must be in the wheel:
 Python modules and the data they load at run time alike (grammars, preludes, `py.typed`).
 A symlink in a package tree is an error too: some build paths drop it.
 Exit status 1 lists what is missing.
@@ -16,7 +16,11 @@ import sys
 import zipfile
 from pathlib import Path
 
-TREES = {"ptc_compiler": "ptc_compiler", "runtime/ptc_runtime": "ptc_runtime"}
+TREES = {
+    "ptc_compiler": "ptc_compiler",
+    "ptc_agent": "ptc_agent",
+    "runtime/ptc_runtime": "ptc_runtime",
+}
 
 
 def _tree_files(root: Path, src: str) -> list[Path]:

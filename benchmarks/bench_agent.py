@@ -42,9 +42,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ptc_compiler.agent import run_outcome
-from ptc_compiler.agent.host import AgentHost, HostLimits
-from ptc_compiler.agent.providers import ReplayProvider, Request, Response, ScriptedProvider
+from ptc_agent import run_outcome
+from ptc_agent.host import AgentHost
+from ptc_agent.providers import ReplayProvider, Request, Response, ScriptedProvider
+from ptc_agent.run_limits import HostLimits
 from ptc_compiler.tools import Tool
 
 QUICK = True

@@ -6,15 +6,28 @@
 
 Public API: `run`, `compile` (-> `Program`), `RunResult`, `RunFailure`, `Tool`, `pr_str`,
 `Keyword`; `Environment` and `PreludeError` for preludes (docs/preludes.md).
+For hosts built on the compiler (the agent library, `ptc_agent`): `top_level_heads` (the
+shape of a program's top-level forms, read without compiling), `render_tools` (the tools
+text of a prompt) and the `Tool` failures `InputValidationUnavailable` and
+`OutputValidationUnavailable`. The public modules besides this one are
+`ptc_compiler.prelude` and `ptc_compiler.signatures` (each with its `__all__`).
 """
 
 from ptc_compiler.api import Program, RunFailure, RunResult, compile, run
-from ptc_compiler.tools import Tool
+from ptc_compiler.reader import top_level_heads
+from ptc_compiler.tools import (
+    InputValidationUnavailable,
+    OutputValidationUnavailable,
+    Tool,
+    render_tools,
+)
 from ptc_runtime.printer import pr_str
 from ptc_runtime.values import Keyword, keyword
 
 __all__ = [
+    "InputValidationUnavailable",
     "Keyword",
+    "OutputValidationUnavailable",
     "Program",
     "RunFailure",
     "RunResult",
@@ -22,7 +35,9 @@ __all__ = [
     "compile",
     "keyword",
     "pr_str",
+    "render_tools",
     "run",
+    "top_level_heads",
 ]
 __version__ = "0.1.0"
 

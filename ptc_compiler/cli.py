@@ -256,14 +256,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def cmd_agent(argv: Sequence[str]) -> int:
+    """`ptc agent ...`: hand over to the agent library's CLI (`ptc_agent.cli`).
+
+    The agent library is a sibling package the compiler never imports otherwise; this lazy
+    hook is its only entry from `ptc_compiler`, so the compiler runs without it.
+    """
+    try:
+        from ptc_agent.cli import main_agent
+    except ModuleNotFoundError as exc:
+        if exc.name != "ptc_agent" and not (exc.name or "").startswith("ptc_agent."):
+            raise
+        print("ptc agent: the agent library (ptc_agent) is not installed; "
+              "install it with: pip install 'ptc-compiler[agent]'", file=sys.stderr)
+        return 2
+    return main_agent(list(argv))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["fuzz"]:
         return cmd_fuzz(argv[1:])
     if argv[:1] == ["agent"]:
-        from ptc_compiler.agent.cli import main_agent
-
-        return main_agent(argv[1:])
+        return cmd_agent(argv[1:])
     args = build_parser().parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     return handler(args)

@@ -123,6 +123,23 @@ def read(source: str) -> tuple[Form, ...]:
     return forms
 
 
+def top_level_heads(source: str) -> tuple[str | None, ...]:
+    """The operator of each top-level form of `source`, without analysing anything.
+
+    For a call whose head is an unqualified symbol, `(return x)`, that symbol's name
+    (`"return"`); `None` for any other form (a literal, a vector, a qualified head). Hosts use
+    it to check the shape of a program (exactly one `(return ...)`, say) before compiling.
+    Raises `ReadError` (a `PtcError`, code `parse_error` with line:column) as `read` does.
+
+        top_level_heads("(def x 1) (return x) 3")  # ('def', 'return', None)
+    """
+    heads: list[str | None] = []
+    for form in read(source):
+        head = form.items[0] if isinstance(form, ListForm) and form.items else None
+        heads.append(head.name if isinstance(head, Symbol) and head.ns is None else None)
+    return tuple(heads)
+
+
 def read_with_lark(source: str) -> tuple[Form, ...]:
     """`read` without the fast path: the reference reader, defined by the grammar."""
     _check_size(source)

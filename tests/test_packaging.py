@@ -57,7 +57,7 @@ def test_py_typed_markers_exist() -> None:
 
 def test_package_trees_hold_no_symlinks() -> None:
     # a symlinked directory is dropped by the sdist -> wheel path (the grammars once were)
-    for tree in (ROOT / "ptc_compiler", ROOT / "runtime" / "ptc_runtime"):
+    for tree in (ROOT / "ptc_compiler", ROOT / "ptc_agent", ROOT / "runtime" / "ptc_runtime"):
         links = [p for p in tree.rglob("*") if p.is_symlink()]
         assert links == [], links
 

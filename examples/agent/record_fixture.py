@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ptc_compiler.agent.providers import Alias, ModelRouter, ReplayProvider, ScriptedProvider
+from ptc_agent.providers import Alias, ModelRouter, ReplayProvider, ScriptedProvider
 
 HERE = Path(__file__).parent
 
@@ -41,7 +41,7 @@ SCRIPT = [
 
 
 def main() -> None:
-    from ptc_compiler.agent.cli import main_agent
+    from ptc_agent.cli import main_agent
 
     fixture = HERE / "replay.jsonl"
     fixture.unlink(missing_ok=True)
@@ -50,8 +50,8 @@ def main() -> None:
     spec = json.loads((HERE / "agent.json").read_text(encoding="utf-8"))
     # Same alias name as the replay run ("replay"): the alias is part of the request hash.
     router = ModelRouter([Alias("replay", recorder)])
-    from ptc_compiler.agent import run_outcome
-    from ptc_compiler.agent.cli import _load_tools
+    from ptc_agent import run_outcome
+    from ptc_agent.cli import _load_tools
 
     outcome = run_outcome(
         (HERE / spec["task_file"]).read_text(encoding="utf-8").strip(),

@@ -1,5 +1,8 @@
 """Component source -> checked metadata + one Python module.
 
+The header (`ns` form) is read and checked by `header`; this module compiles the
+definitions that follow it.
+
 A component is one file with one namespace:
 
     (ns orders "Order analytics." {:deps [money] :visibility :prompt})
@@ -20,7 +23,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,49 +33,40 @@ from ptc_compiler import ir
 from ptc_compiler.analyzer.core import Analyzer
 from ptc_compiler.analyzer.env import AnalysisEnv, ExportInfo
 from ptc_compiler.analyzer.fn import _contract, fn_arities
-from ptc_compiler.analyzer.resolve import JAVA_CLASSES
 from ptc_compiler.analyzer.scope import Ctx as AnCtx
-from ptc_compiler.forms import (
-    Const,
-    Form,
-    KeywordForm,
-    ListForm,
-    MapForm,
-    Span,
-    Symbol,
-    VectorForm,
-)
+from ptc_compiler.forms import Const, Form, ListForm, MapForm, Span, Symbol, VectorForm
 from ptc_compiler.lower.check import COMPONENT_TABLES, GeneratedCodeRejected, check_restricted
 from ptc_compiler.lower.check import finalize as check_finalize
 from ptc_compiler.lower.ctx import PNS, Ctx, fuel_globals, helper, load
 from ptc_compiler.lower.emit import Emitter, arguments
-from ptc_compiler.reader import read
-from ptc_runtime.builtins.registry import NAMESPACE_ALIASES
+from ptc_compiler.prelude.header import (
+    VISIBILITIES,
+    Header,
+    PreludeError,
+    attr_pairs,
+    keyword_attr,
+    parse_header,
+    prelude_error,
+    read_header,
+    read_source,
+    source_hash,
+)
 from ptc_runtime.errors import PtcError
 
-NS_NAME = re.compile(r"[a-z][a-z0-9._-]{0,127}\Z")
-RESERVED = frozenset({"tool", "data", "ptc.core", "user", *NAMESPACE_ALIASES})
-VISIBILITIES = ("prompt", "discoverable")
+__all__ = [
+    "CompiledComponent",
+    "ComponentMeta",
+    "Definition",
+    "Header",
+    "PreludeError",
+    "compile_component",
+    "lower_component",
+    "read_header",
+    "source_hash",
+]
+
 EFFECTS = ("read", "write", "unknown")
 _REQUIRE = re.compile(r"tool:[A-Za-z0-9._-]+\Z")
-
-
-class PreludeError(PtcError):
-    """A prelude that cannot be compiled, loaded or attached (names the component)."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        component: str | None = None,
-        line: int | None = None,
-        column: int | None = None,
-        hint: str | None = None,
-    ) -> None:
-        where = f"{component}: " if component else ""
-        super().__init__(code, where + message, line=line, column=column, hint=hint)
-        self.component = component
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,149 +185,6 @@ class ComponentMeta:
         )
 
 
-@dataclass(frozen=True)
-class Header:
-    """The first, cheap-to-read part of a component source: its namespace and deps."""
-
-    ns: str
-    doc: str | None
-    visibility: str
-    deps: tuple[str, ...]
-
-
-def source_hash(source: str) -> str:
-    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _err(
-    code: str, message: str, span: Span | None, ns: str | None, hint: str | None = None
-) -> PreludeError:
-    line = span.line if span is not None and span.line > 0 else None
-    col = span.col if span is not None and span.line > 0 else None
-    return PreludeError(code, message, component=ns, line=line, column=col, hint=hint)
-
-
-def _read(source: str, origin: str) -> tuple[Form, ...]:
-    try:
-        return read(source)
-    except PtcError as exc:
-        raise PreludeError(
-            exc.code,
-            exc.message,
-            component=origin or None,
-            line=exc.line,
-            column=exc.column,
-            hint=exc.hint,
-        ) from None
-
-
-def _keyword_value(form: Form, what: str, allowed: Sequence[str], ns: str | None) -> str:
-    value: object = None
-    if type(form) is KeywordForm:
-        value = form.name
-    elif type(form) is Const and isinstance(form.value, str):
-        value = form.value
-    if value not in allowed:
-        raise _err(
-            f"invalid_{what}",
-            f":{what} must be one of " + ", ".join(":" + a for a in allowed),
-            form.span,
-            ns,
-        )
-    assert isinstance(value, str)
-    return value
-
-
-def _attr_pairs(form: MapForm, ns: str | None) -> list[tuple[str, Form]]:
-    out = []
-    for k, v in zip(form.items[0::2], form.items[1::2], strict=False):
-        if type(k) is not KeywordForm:
-            raise _err("invalid_metadata", "attribute map keys must be keywords", k.span, ns)
-        out.append((k.name, v))
-    return out
-
-
-def parse_header(forms: Sequence[Form], origin: str = "") -> Header:
-    """The leading `(ns name "doc"? {meta}?)` (PRE-01); checks the name and its deps."""
-    first = forms[0] if forms else None
-    if not (
-        type(first) is ListForm
-        and first.items
-        and type(first.items[0]) is Symbol
-        and first.items[0].text == "ns"
-    ):
-        raise _err(
-            "missing_namespace",
-            'component source must start with (ns name "doc"? {meta}?)',
-            None if first is None else first.span,
-            origin or None,
-            hint='put (ns my.library "What it offers.") first',
-        )
-    items = first.items[1:]
-    if not items or type(items[0]) is not Symbol or items[0].ns is not None:
-        raise _err("invalid_namespace", "ns expects a namespace name", first.span, origin or None)
-    ns = items[0].name
-    if not NS_NAME.match(ns):
-        raise _err(
-            "invalid_namespace",
-            f"invalid namespace name {ns[:60]}: use lower case letters, digits, '.', '-', '_'",
-            items[0].span,
-            origin or None,
-        )
-    if ns in RESERVED or ns.startswith("java.") or ns in {c.lower() for c in JAVA_CLASSES}:
-        raise _err(
-            "reserved_namespace",
-            f"namespace {ns} is reserved and cannot be declared",
-            items[0].span,
-            ns,
-        )
-    rest = list(items[1:])
-    doc: str | None = None
-    if rest and type(rest[0]) is Const and isinstance(rest[0].value, str):
-        doc = rest[0].value
-        rest.pop(0)
-    visibility = "prompt"
-    deps: list[str] = []
-    if rest and type(rest[0]) is MapForm:
-        for key, value in _attr_pairs(rest.pop(0), ns):  # type: ignore[arg-type]
-            if key == "visibility":
-                visibility = _keyword_value(value, "visibility", VISIBILITIES, ns)
-            elif key == "deps":
-                deps = _deps(value, ns)
-            elif key == "doc" and type(value) is Const and isinstance(value.value, str):
-                doc = value.value
-            else:
-                raise _err(
-                    "invalid_metadata",
-                    f"unknown ns attribute :{key} (allowed: :doc :visibility :deps)",
-                    value.span,
-                    ns,
-                )
-    if rest:
-        raise _err("invalid_namespace", 'ns expects (ns name "doc"? {meta}?)', rest[0].span, ns)
-    if ns in deps:
-        raise _err("dependency_cycle", f"{ns} depends on itself", first.span, ns)
-    return Header(ns, doc, visibility, tuple(sorted(set(deps))))
-
-
-def _deps(form: Form, ns: str) -> list[str]:
-    if type(form) is not VectorForm:
-        raise _err("invalid_metadata", ":deps must be a vector of namespace names", form.span, ns)
-    out = []
-    for item in form.items:
-        if type(item) is Symbol and item.ns is None:
-            out.append(item.name)
-        elif type(item) is Const and isinstance(item.value, str):
-            out.append(item.value)
-        else:
-            raise _err("invalid_metadata", ":deps entries must be namespace names", item.span, ns)
-    return out
-
-
-def read_header(source: str, origin: str = "") -> Header:
-    return parse_header(_read(source, origin), origin)
-
-
 def _slice(source_lines: list[str], span: Span) -> str:
     if span.line <= 0:
         return ""
@@ -371,7 +221,7 @@ class _Parsed:
 
 def _parse_def(form: Form, ns: str) -> _Parsed:
     if not (type(form) is ListForm and form.items and type(form.items[0]) is Symbol):
-        raise _err(
+        raise prelude_error(
             "invalid_form",
             "only (defn ...), (defn- ...) and (def ...) may appear at the top level of a component",
             form.span,
@@ -379,9 +229,11 @@ def _parse_def(form: Form, ns: str) -> _Parsed:
         )
     head = form.items[0].text
     if head == "ns":
-        raise _err("duplicate_namespace", "ns declared twice in one component", form.span, ns)
+        raise prelude_error(
+            "duplicate_namespace", "ns declared twice in one component", form.span, ns
+        )
     if head not in ("defn", "defn-", "def"):
-        raise _err(
+        raise prelude_error(
             "invalid_form",
             f"({head} ...) is not allowed at the top level of a component: only defn, defn- "
             "and def",
@@ -390,11 +242,11 @@ def _parse_def(form: Form, ns: str) -> _Parsed:
         )
     args = form.items[1:]
     if not args or type(args[0]) is not Symbol:
-        raise _err("invalid_form", f"{head} expects a name", form.span, ns)
+        raise prelude_error("invalid_form", f"{head} expects a name", form.span, ns)
     sym = args[0]
     assert type(sym) is Symbol
     if sym.ns is not None:
-        raise _err(
+        raise prelude_error(
             "protected_namespace" if sym.ns != ns else "qualified_self_reference",
             f"cannot define the qualified name {sym.text} in a component",
             sym.span,
@@ -410,7 +262,7 @@ def _parse_def(form: Form, ns: str) -> _Parsed:
     attr_span = None
     if len(rest) > 1 and type(rest[0]) is MapForm:
         attr_span = rest[0].span
-        attrs = _attr_pairs(rest.pop(0), ns)  # type: ignore[arg-type]
+        attrs = attr_pairs(rest.pop(0), ns)  # type: ignore[arg-type]
     return _Parsed(form, head, sym.name, doc, attrs, attr_span, tuple(rest))
 
 
@@ -431,13 +283,13 @@ def compile_component(
     keep_module: bool = False,
 ) -> CompiledComponent:
     """Compile one component; `dep_exports` are its direct dependencies' exports."""
-    forms = _read(source, origin)
+    forms = read_source(source, origin)
     header = parse_header(forms, origin)
     ns = header.ns
     dep_exports = dict(dep_exports or {})
     missing = [d for d in header.deps if not any(r.startswith(d + "/") for r in dep_exports)]
     if missing:
-        raise _err(
+        raise prelude_error(
             "unknown_dependency",
             f"dependency not available: {', '.join(missing)}",
             forms[0].span,
@@ -449,7 +301,7 @@ def compile_component(
     for form in forms[1:]:
         p = _parse_def(form, ns)
         if p.name in seen:
-            raise _err(
+            raise prelude_error(
                 "duplicate_ref",
                 f"{ns}/{p.name} is defined twice (first at line {seen[p.name].line})",
                 form.span,
@@ -520,7 +372,7 @@ def _attrs(p: _Parsed, allowed: set[str], ns: str) -> dict[str, Form]:
     out: dict[str, Form] = {}
     for key, value in p.attrs:
         if key not in allowed:
-            raise _err(
+            raise prelude_error(
                 "invalid_metadata",
                 f"{p.name}: attribute :{key} is not allowed on {p.head} "
                 f"(allowed: {', '.join(':' + a for a in sorted(allowed))})",
@@ -536,7 +388,7 @@ def _string_attr(attrs: Mapping[str, Form], key: str, ns: str) -> str | None:
     if form is None:
         return None
     if type(form) is not Const or not isinstance(form.value, str):
-        raise _err("invalid_metadata", f":{key} must be a string", form.span, ns)
+        raise prelude_error("invalid_metadata", f":{key} must be a string", form.span, ns)
     return form.value
 
 
@@ -545,11 +397,15 @@ def _requires(attrs: Mapping[str, Form], ns: str) -> tuple[str, ...]:
     if form is None:
         return ()
     if type(form) is not VectorForm:
-        raise _err("invalid_requires", ':requires must be a vector of "tool:name"', form.span, ns)
+        raise prelude_error(
+            "invalid_requires", ':requires must be a vector of "tool:name"', form.span, ns
+        )
     out = []
     for item in form.items:
         if not (type(item) is Const and isinstance(item.value, str) and _REQUIRE.match(item.value)):
-            raise _err("invalid_requires", ':requires entries look like "tool:name"', item.span, ns)
+            raise prelude_error(
+                "invalid_requires", ':requires entries look like "tool:name"', item.span, ns
+            )
         out.append(item.value)
     return tuple(sorted(set(out)))
 
@@ -560,8 +416,8 @@ def _common(p: _Parsed, attrs: Mapping[str, Form], ns: str) -> dict[str, Any]:
     eff = attrs.get("effect")
     return {
         "doc": doc,
-        "visibility": None if vis is None else _keyword_value(vis, "visibility", VISIBILITIES, ns),
-        "effect": None if eff is None else _keyword_value(eff, "effect", EFFECTS, ns),
+        "visibility": None if vis is None else keyword_attr(vis, "visibility", VISIBILITIES, ns),
+        "effect": None if eff is None else keyword_attr(eff, "effect", EFFECTS, ns),
         "requires": _requires(attrs, ns),
     }
 
@@ -577,7 +433,9 @@ def _facts(an: Analyzer) -> dict[str, Any]:
 def _function(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
     attrs = _attrs(p, {"signature", "doc", "visibility", "effect", "requires"}, ns)
     if not p.rest or (len(p.rest) == 1 and type(p.rest[0]) is Const):
-        raise _err("invalid_arity", f"expected ({p.head} {p.name} [params] body)", p.form.span, ns)
+        raise prelude_error(
+            "invalid_arity", f"expected ({p.head} {p.name} [params] body)", p.form.span, ns
+        )
     ctx = AnCtx({}, None, False, None, frozenset())
     arities = fn_arities(an, p.rest, {}, ctx, p.form, p.head)
     signature = _string_attr(attrs, "signature", ns)
@@ -611,7 +469,7 @@ def _function(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
 def _constant(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
     attrs = _attrs(p, {"type", "doc", "visibility"}, ns)
     if len(p.rest) != 1:
-        raise _err(
+        raise prelude_error(
             "invalid_arity", f'expected (def {p.name} "doc"? {{meta}}? value)', p.form.span, ns
         )
     type_text = _string_attr(attrs, "type", ns)
@@ -622,13 +480,13 @@ def _constant(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
         try:
             canonical = render_type(parse_type(type_text))
         except SignatureError as exc:
-            raise _err(
+            raise prelude_error(
                 "invalid_signature", f"{p.name}: {exc.message}", attrs["type"].span, ns
             ) from None
     ctx = AnCtx({}, None, False, None, frozenset())
     value = an.expr(p.rest[0], ctx)
     if an.export_refs:
-        raise _err(
+        raise prelude_error(
             "dep_ref_in_def",
             f"{p.name}: a constant cannot use dependency exports "
             f"({', '.join(sorted(an.export_refs))}); constants must be pure",
@@ -637,7 +495,7 @@ def _constant(an: Analyzer, p: _Parsed, ns: str) -> tuple[Definition, ir.Node]:
             hint="make it a defn, or compute the value inside the functions that need it",
         )
     if an.tools:
-        raise _err(
+        raise prelude_error(
             "tool_in_def",
             f"{p.name}: a constant cannot call tools (tool/{sorted(an.tools)[0]}); constants "
             "are evaluated once, when the prelude is built",
@@ -664,7 +522,7 @@ def _check_constant_order(defs: list[Definition], parsed: list[_Parsed], ns: str
         for s in d.siblings:
             other = defs[position[s]]
             if other.kind == "constant" and position[s] >= i:
-                raise _err(
+                raise prelude_error(
                     "invalid_form",
                     f"{d.name}: constant {s} is defined later; define constants before use",
                     parsed[i].form.span,

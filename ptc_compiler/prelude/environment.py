@@ -118,7 +118,7 @@ class Inventory:
 
         Per namespace (sorted): a `;; ns - doc` header, each export's call form with its
         signature (or type) and its doc, then a blank line. `Environment.render_api` and the
-        agent's mission API (`ptc_compiler.agent.mission_api`) both list exports this way.
+        agent's mission API (`ptc_agent.mission_api`) both list exports this way.
         """
         lines: list[str] = []
         by_ns: dict[str, list[ExportRecord]] = {}

@@ -24,15 +24,12 @@ from ptc_compiler.analyzer.env import ExportInfo
 from ptc_compiler.prelude import artifact as art
 from ptc_compiler.prelude import keys
 from ptc_compiler.prelude.bundle import Bundle, link, topo_order
-from ptc_compiler.prelude.component import (
-    ComponentMeta,
-    PreludeError,
-    compile_component,
-    read_header,
-    source_hash,
-)
+from ptc_compiler.prelude.component import ComponentMeta, compile_component
+from ptc_compiler.prelude.header import PreludeError, read_header, source_hash
 
 PreludeItem = str | Path
+#: Where compiled artifacts are cached: a directory, `None`/`True` for the default
+#: (`PTC_CACHE_DIR` or the user cache), `False` for no cache.
 CacheDir = str | Path | bool | None
 Progress = Callable[[int, int, str, str], None]  # (done, total, namespace, what)
 
@@ -173,6 +170,7 @@ def _dep_exports(unit: _Unit, done: dict[str, _Unit]) -> dict[str, ExportInfo]:
 
 
 def resolve_cache_dir(cache_dir: CacheDir) -> Path | None:
+    """The directory a `cache_dir=` choice names (`None` when caching is off)."""
     if cache_dir is False:
         return None
     if cache_dir is None or cache_dir is True:

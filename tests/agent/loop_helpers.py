@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ptc_compiler.agent import Outcome, run_outcome
-from ptc_compiler.agent.providers import ScriptedProvider
+from ptc_agent import Outcome, run_outcome
+from ptc_agent.providers import ScriptedProvider
 
 
 def call(program: Any, call_id: str = "c1", text: str = "", **extra: Any) -> dict[str, Any]:

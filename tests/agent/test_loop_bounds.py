@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent.host import AgentHost, Mission, _Terminal
-from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
+from ptc_agent.failures import Terminal
+from ptc_agent.host import AgentHost
+from ptc_agent.missions import Mission
+from ptc_agent.providers import Alias, ModelRouter, ScriptedProvider
 from ptc_compiler.tools import Tool
 
 
@@ -59,7 +61,7 @@ def test_PRV_11_programs_cannot_forge_trusted_failures() -> None:
                      call("(return 1)")])
     assert out.value == 1  # the mission has no such tool: an ordinary evaluation error
     host = AgentHost(ModelRouter([Alias("m", ScriptedProvider())]), {"default": Mission()})
-    with pytest.raises(_Terminal):
+    with pytest.raises(Terminal):
         host.report_failure({"code": "llm_provider_failed",
                              "envelope": {"status": "error", "kind": "provider_error"}})
     assert host.failure is not None and host.failure.code == "workflow_error"

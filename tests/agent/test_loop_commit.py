@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 from loop_helpers import agent, call, last_content, messages
 
-from ptc_compiler.agent import AgentError, Mission, run_outcome, run_value
-from ptc_compiler.agent.providers import ScriptedProvider
-from ptc_compiler.agent.providers.failure import provider_error
+from ptc_agent import AgentError, Mission, run_outcome, run_value
+from ptc_agent.providers import ScriptedProvider
+from ptc_agent.providers.failure import provider_error
 from ptc_compiler.prelude import Environment
 from ptc_compiler.tools import Tool
 from ptc_runtime.limits import Limits

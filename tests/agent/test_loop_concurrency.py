@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from loop_helpers import call
 
-from ptc_compiler.agent import AgentError, run_outcome
-from ptc_compiler.agent.host import EvaluationLease, HostLimits
-from ptc_compiler.agent.providers import Alias, ModelRouter, Request, ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError, run_outcome
+from ptc_agent.providers import Alias, ModelRouter, Request, ScriptedProvider
+from ptc_agent.run_limits import EvaluationLease, HostLimits
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 
 TWO_LOOPS = """(pcalls #(agent.core/run-value "task a" {"model" "a"})

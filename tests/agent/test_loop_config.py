@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent import AgentError, Mission, run_main, run_outcome, run_value
-from ptc_compiler.agent.loop import _run
-from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
+from ptc_agent import AgentError, Mission, run_main, run_outcome, run_value
+from ptc_agent.loop import _run
+from ptc_agent.providers import Alias, ModelRouter, ScriptedProvider
 
 
 def _core_run(task: str, *, model: Any, config: Any) -> Any:

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from loop_helpers import call
 
-from ptc_compiler.agent import AgentError, ResultContract, run_outcome
-from ptc_compiler.agent.cli import main_agent
-from ptc_compiler.agent.host import AgentHost, Mission, _Terminal
-from ptc_compiler.agent.loop import run_main, run_value
-from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
+from ptc_agent import AgentError, ResultContract, run_outcome
+from ptc_agent.cli import main_agent
+from ptc_agent.failures import Terminal
+from ptc_agent.host import AgentHost
+from ptc_agent.loop import run_main, run_value
+from ptc_agent.missions import Mission
+from ptc_agent.providers import Alias, ModelRouter, ScriptedProvider
 
 SIG = "{total :int, meta {source :string, pages :int}, items [:int]}"
 
@@ -88,7 +90,7 @@ def test_RES_06_the_cli_names_the_spec_as_the_contract_source(
     spec.write_text(json.dumps({"task": "t", "signature": ":int", "config": {"max_turns": 1},
                                 "fixtures": "replay.jsonl"}), encoding="utf-8")
     # record the one response the replay needs, under the alias the CLI uses
-    from ptc_compiler.agent.providers import ReplayProvider
+    from ptc_agent.providers import ReplayProvider
     recorder = ReplayProvider(fixture, mode="record",
                               inner=ScriptedProvider([call('(return "no")')]))
     router = ModelRouter([Alias("replay", recorder)])
@@ -106,18 +108,18 @@ def test_RES_08_the_reporter_revalidates_and_refuses_unreturned_candidates() -> 
     ok = host._keep(5)["value_ref"]
     bad = host._keep("x")["value_ref"]
     for ref in (ok, bad, 99, "0"):  # none was returned by a loop
-        with pytest.raises(_Terminal):
+        with pytest.raises(Terminal):
             host.report_failure({"code": "result_contract_failed", "agent_turns": 1,
                                  "value_ref": ref})
         assert host.failure is not None and host.failure.code == "workflow_error"
         host.failure = None
     host._returned.update({ok, bad})
-    with pytest.raises(_Terminal):  # a returned but valid candidate did not fail
+    with pytest.raises(Terminal):  # a returned but valid candidate did not fail
         host.report_failure({"code": "result_contract_failed", "agent_turns": 1,
                              "value_ref": ok})
     assert host.failure is not None and host.failure.code == "workflow_error"
     host.failure = None
-    with pytest.raises(_Terminal):
+    with pytest.raises(Terminal):
         host.report_failure({"code": "result_contract_failed", "agent_turns": 1,
                              "value_ref": bad, "violations": [{"kind": "forged"}],
                              "contract_source": "forged.json"})

@@ -8,11 +8,14 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent import AgentError, run_value
-from ptc_compiler.agent.host import AgentHost, HostLimits, Mission, _Terminal
-from ptc_compiler.agent.mission_api import MISSION_ROUTES
-from ptc_compiler.agent.providers import ModelRouter, ScriptedProvider
-from ptc_compiler.agent.providers.aliases import Alias
+from ptc_agent import AgentError, run_value
+from ptc_agent.failures import Terminal
+from ptc_agent.host import AgentHost
+from ptc_agent.mission_api import MISSION_ROUTES
+from ptc_agent.missions import Mission
+from ptc_agent.providers import ModelRouter, ScriptedProvider
+from ptc_agent.providers.aliases import Alias
+from ptc_agent.run_limits import HostLimits
 from ptc_compiler.signatures import parse
 from ptc_compiler.tools import InputValidationUnavailable, Tool
 
@@ -230,7 +233,7 @@ def test_EVL_12_a_tool_whose_validator_cannot_run_is_not_called() -> None:
 
 def test_EVL_12_only_a_recorded_host_failure_can_be_reported() -> None:
     host = AgentHost(ModelRouter([Alias("m", ScriptedProvider([]))]), {})
-    with pytest.raises(_Terminal):  # the trusted reporter ends the workflow...
+    with pytest.raises(Terminal):  # the trusted reporter ends the workflow...
         host.report_failure({"code": "capability_unavailable",
                              "reason": "input-validation-unavailable"})
     assert host.failure is not None and host.failure.code == "workflow_error"  # ...as forged

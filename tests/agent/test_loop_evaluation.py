@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content, messages
 
-from ptc_compiler.agent import AgentError, run_value
-from ptc_compiler.agent.loop import _run
-from ptc_compiler.agent.providers import ScriptedProvider
+from ptc_agent import AgentError, run_value
+from ptc_agent.loop import _run
+from ptc_agent.providers import ScriptedProvider
 from ptc_compiler.tools import Tool
 from ptc_runtime.values import Keyword
 

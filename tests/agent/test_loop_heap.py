@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent.host import HostLimits
+from ptc_agent.run_limits import HostLimits
 from ptc_compiler.prelude import Environment
 from ptc_compiler.tools import Tool
 from ptc_runtime.limits import DEFAULT_LIMITS

@@ -17,15 +17,15 @@ from typing import Any
 import pytest
 from loop_helpers import call
 
-from ptc_compiler.agent import AgentError
-from ptc_compiler.agent.library import (
+from ptc_agent import AgentError
+from ptc_agent.library import (
     SHIPPED,
     ManifestError,
     library_closure,
     resolve_components,
 )
-from ptc_compiler.agent.providers import ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent.providers import ScriptedProvider
+from ptc_agent.workflow import run_workflow
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "agent" / "workflow"

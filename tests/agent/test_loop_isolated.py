@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 from loop_helpers import call
 
-from ptc_compiler.agent import AgentError, Mission, ResultContract, run_outcome
-from ptc_compiler.agent.crossing import to_workflow
-from ptc_compiler.agent.host import HostLimits
-from ptc_compiler.agent.providers import ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError, Mission, ResultContract, run_outcome
+from ptc_agent.crossing import to_workflow
+from ptc_agent.providers import ScriptedProvider
+from ptc_agent.run_limits import HostLimits
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 from ptc_runtime.limits import DEFAULT_LIMITS
 from ptc_runtime.values import Keyword as K

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, encoded_len, last_content
 
-from ptc_compiler.agent import AgentError, Mission, run_value
-from ptc_compiler.agent.host import AgentHost, response_bytes
-from ptc_compiler.agent.providers import ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError, Mission, run_value
+from ptc_agent.providers import ScriptedProvider
+from ptc_agent.response_fit import response_bytes
+from ptc_agent.transport import ModelTransport
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.signatures import parse
 from ptc_compiler.tools import OutputValidationUnavailable, Tool
 
@@ -218,14 +219,14 @@ def test_TRN_incremental_length_is_exact_with_non_bmp_text() -> None:
 
 def test_each_message_crosses_to_the_host_once(monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
-    original = AgentHost.llm_request
+    original = ModelTransport.request
 
-    def spy(self: AgentHost, args: Any) -> Any:
+    def spy(self: ModelTransport, args: Any) -> Any:
         assert "messages" not in args  # the loop sends only what is new
         sizes.append(len(args["append"]))
         return original(self, args)
 
-    monkeypatch.setattr(AgentHost, "llm_request", spy)
+    monkeypatch.setattr(ModelTransport, "request", spy)
     out, sp = agent([call(f"(+ {i} 1)", call_id=f"c{i}") for i in range(5)]
                     + [call("(return 0)", call_id="c9")], config={"max_turns": 6})
     assert out.value == 0

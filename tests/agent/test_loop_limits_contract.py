@@ -16,11 +16,11 @@ from loop_helpers import (
     text,
 )
 
-from ptc_compiler.agent import AgentError, run_outcome
-from ptc_compiler.agent.host import AgentHost
-from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
-from ptc_compiler.agent.providers.request import Message
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError, run_outcome
+from ptc_agent.host import AgentHost
+from ptc_agent.providers import Alias, ModelRouter, ScriptedProvider
+from ptc_agent.providers.request import Message
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 
 

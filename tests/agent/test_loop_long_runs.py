@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from loop_helpers import call, encoded_len, last_content
 
-from ptc_compiler.agent import run_outcome, run_phased
-from ptc_compiler.agent.host import AgentError, HostLimits
-from ptc_compiler.agent.loop import (
+from ptc_agent import run_outcome, run_phased
+from ptc_agent.failures import AgentError
+from ptc_agent.loop import (
     HOST_CALLS_PER_TURN,
     MAX_TOTAL_TURNS,
     config_transcript_chars,
@@ -24,8 +24,9 @@ from ptc_compiler.agent.loop import (
     host_call_budget,
     request_arg_bytes,
 )
-from ptc_compiler.agent.providers import ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent.providers import ScriptedProvider
+from ptc_agent.run_limits import HostLimits
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 from ptc_runtime.limits import DEFAULT_LIMITS
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from loop_helpers import call, last_content
 
-from ptc_compiler.agent import AgentError, run_main
-from ptc_compiler.agent.loop import _run
-from ptc_compiler.agent.providers import ProviderFailure, ScriptedProvider
+from ptc_agent import AgentError, run_main
+from ptc_agent.loop import _run
+from ptc_agent.providers import ProviderFailure, ScriptedProvider
 from ptc_compiler.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "agent"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from loop_helpers import agent, call
 
-from ptc_compiler.agent.mission_api import data_type
+from ptc_agent.mission_api import data_type
 from ptc_compiler.tools import Tool
 from ptc_runtime.values import Keyword
 

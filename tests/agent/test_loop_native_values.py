@@ -1,6 +1,6 @@
 """Mission values reach the trusted workflow natively (seed 001: `run-outcome` returns the
 application value): keywords, sets and non-string map keys survive, while nothing
-executable or host-owned crosses (`ptc_compiler.agent.crossing`)."""
+executable or host-owned crosses (`ptc_agent.crossing`)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent.crossing import to_workflow
-from ptc_compiler.agent.host import HostLimits
-from ptc_compiler.agent.providers import ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent.crossing import to_workflow
+from ptc_agent.providers import ScriptedProvider
+from ptc_agent.run_limits import HostLimits
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 from ptc_runtime.collections import PSet
 from ptc_runtime.convert import from_host

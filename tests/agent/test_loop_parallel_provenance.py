@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent import AgentError
-from ptc_compiler.agent.host import AgentHost, Mission, _Terminal
-from ptc_compiler.agent.providers import Alias, ModelRouter, ProviderFailure, ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError
+from ptc_agent.failures import Terminal
+from ptc_agent.host import AgentHost
+from ptc_agent.missions import Mission
+from ptc_agent.providers import Alias, ModelRouter, ProviderFailure, ScriptedProvider
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 from ptc_runtime.printer import pr_str
 
@@ -97,10 +99,10 @@ def test_quota_refusal_survives_map_pmap_pcalls(program: str) -> None:
 
 def test_the_first_trusted_failure_is_the_one_reported() -> None:
     host = AgentHost(ModelRouter([Alias("m", ScriptedProvider())]), {"default": Mission()})
-    with pytest.raises(_Terminal):
+    with pytest.raises(Terminal):
         host.report_failure({"code": "runtime_limit_exceeded", "limit": "agent_turns",
                              "value": 2, "reason": "evaluation-error"})
-    with pytest.raises(_Terminal):  # a sibling loop failing afterwards
+    with pytest.raises(Terminal):  # a sibling loop failing afterwards
         host.report_failure({"code": "invalid_prompt", "reason": "invalid-render"})
     assert host.failure is not None and host.failure.code == "runtime_limit_exceeded"
 

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from loop_helpers import call, messages
 
-from ptc_compiler.agent import AgentError, Mission, Outcome, run_outcome, run_phased
-from ptc_compiler.agent.loop import _run
-from ptc_compiler.agent.providers import ScriptedProvider
+from ptc_agent import AgentError, Mission, Outcome, run_outcome, run_phased
+from ptc_agent.loop import _run
+from ptc_agent.providers import ScriptedProvider
 from ptc_compiler.tools import Tool
 
 

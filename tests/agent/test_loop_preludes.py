@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content
 
-from ptc_compiler.agent import loop
-from ptc_compiler.agent.host import TOOL_OWNERS, AgentError, AgentHost
-from ptc_compiler.agent.providers import Alias, ModelRouter, ScriptedProvider
+from ptc_agent import loop
+from ptc_agent.failures import AgentError
+from ptc_agent.host import TOOL_OWNERS, AgentHost
+from ptc_agent.providers import Alias, ModelRouter, ScriptedProvider
 from ptc_compiler.prelude import Environment
 from ptc_compiler.prelude.component import PreludeError
 from ptc_compiler.tools import Tool

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from loop_helpers import agent, call, last_content
 
-import ptc_compiler.agent.host as host_module
-from ptc_compiler.agent.preview import Preview, PreviewCaps, preview
+import ptc_agent.preview as preview_module
+from ptc_agent.preview import Preview, PreviewCaps, preview
 from ptc_runtime.collections import PMap, PVec
 from ptc_runtime.values import Keyword
 
@@ -117,7 +117,7 @@ def test_OBS_07_preview_failure_leaves_the_outcome_alone(monkeypatch: pytest.Mon
     def broken(value: object, caps: PreviewCaps | None = None) -> Preview:
         raise RuntimeError("preview exploded")
 
-    monkeypatch.setattr(host_module, "preview", broken)
+    monkeypatch.setattr(preview_module, "preview", broken)
     out, sp = agent([call("(def kept 41) (inc kept)"), call("(return [kept *1])")])
     assert "user=> #<preview unavailable>" in last_content(sp)
     assert list(out.value) == [41, 42]  # the turn committed its definition and its history

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from loop_helpers import agent, call
 
-from ptc_compiler.agent import AgentError, run_outcome
-from ptc_compiler.agent.providers import ScriptedProvider
+from ptc_agent import AgentError, run_outcome
+from ptc_agent.providers import ScriptedProvider
 from ptc_compiler.prelude.component import PreludeError
 
 COUNTING = """(ns agent.prompt {:deps [kernel]})

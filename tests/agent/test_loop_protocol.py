@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, last_content, messages
 
-from ptc_compiler.agent import run_outcome
-from ptc_compiler.agent.providers import (
+from ptc_agent import run_outcome
+from ptc_agent.providers import (
     RUN_PTC_LISP_TOOL,
     Alias,
     ModelRouter,

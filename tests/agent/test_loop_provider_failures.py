@@ -9,9 +9,8 @@ import pytest
 from llm_fake_server import FakeLLMServer, Reply, closed_port
 from loop_helpers import agent, call
 
-from ptc_compiler.agent import AgentError, run_outcome, run_value
-from ptc_compiler.agent.host import HostLimits
-from ptc_compiler.agent.providers import (
+from ptc_agent import AgentError, run_outcome, run_value
+from ptc_agent.providers import (
     Alias,
     AnthropicProvider,
     ModelRouter,
@@ -21,7 +20,8 @@ from ptc_compiler.agent.providers import (
     Request,
     ScriptedProvider,
 )
-from ptc_compiler.agent.providers.failure import DETAILS_LIMIT
+from ptc_agent.providers.failure import DETAILS_LIMIT
+from ptc_agent.run_limits import HostLimits
 
 ENVELOPE_KEYS = {"status", "kind", "reason", "retryable?", "details", "model"}
 

@@ -14,8 +14,8 @@ from loop_helpers import (
     text,
 )
 
-from ptc_compiler.agent import AgentError, run_outcome, run_value
-from ptc_compiler.agent.providers import (
+from ptc_agent import AgentError, run_outcome, run_value
+from ptc_agent.providers import (
     Alias,
     ModelRouter,
     ProviderFailure,

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from loop_helpers import call
 
-from ptc_compiler.agent import run_outcome
-from ptc_compiler.agent.cli import _load_tools
-from ptc_compiler.agent.providers import Alias, ModelRouter, ReplayProvider, ScriptedProvider
+from ptc_agent import run_outcome
+from ptc_agent.cli import _load_tools
+from ptc_agent.providers import Alias, ModelRouter, ReplayProvider, ScriptedProvider
 from ptc_compiler.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The run's event trace (agent-design §3.11; `ptc_compiler.agent.trace`): TLM-05 (the
+"""The run's event trace (agent-design §3.11; `ptc_agent.trace`): TLM-05 (the
 run-stopped event of a turn-limit carries failure_kind and limit_reason), the events of a
 normal and of a failed run, OBV-01's per-turn annotation and counters as trace events, and
 PRV-10's "never in a trace" for provider text (with the task, source and values)."""
@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from loop_helpers import agent, call, text
 
-from ptc_compiler.agent import AgentError, Mission, run_outcome, run_value
-from ptc_compiler.agent.host import HostLimits
-from ptc_compiler.agent.providers import ProviderFailure, ScriptedProvider
-from ptc_compiler.agent.trace import MAX_TEXT, Trace
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError, Mission, run_outcome, run_value
+from ptc_agent.providers import ProviderFailure, ScriptedProvider
+from ptc_agent.run_limits import HostLimits
+from ptc_agent.trace import MAX_TEXT, Trace
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 
 

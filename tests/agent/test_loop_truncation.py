@@ -11,9 +11,9 @@ import pytest
 from llm_fake_server import FakeLLMServer, Reply
 from loop_helpers import call
 
-from ptc_compiler.agent import AgentError, run_outcome
-from ptc_compiler.agent.host import TRUNCATION_REMEDIES, AgentHost
-from ptc_compiler.agent.providers import (
+from ptc_agent import AgentError, run_outcome
+from ptc_agent.host import TRUNCATION_REMEDIES, AgentHost
+from ptc_agent.providers import (
     AnthropicProvider,
     Message,
     OpenAIChatProvider,
@@ -23,8 +23,8 @@ from ptc_compiler.agent.providers import (
     response_from_json,
     router_from_config,
 )
-from ptc_compiler.agent.providers.request import OutputLimit, effective_output_limit
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent.providers.request import OutputLimit, effective_output_limit
+from ptc_agent.workflow import run_workflow
 
 HI = Request((Message("user", "hi"),))
 
@@ -205,7 +205,7 @@ def test_an_unrecorded_cap_is_left_out_of_the_report() -> None:
     # stated exactly that cap on a truncated response of that alias in this run.
     host = AgentHost(router_from_config({"aliases": {"a": {"adapter": "openai", "model": "m"}}}),
                      {})
-    host._output_caps.append(("a", 64, ("configured",)))
+    host.transport.output_caps.append(("a", 64, ("configured",)))
     assert host._truncation({"alias": "a", "max_tokens": 64, "bindings": ["configured"]}) == {
         "alias": "a", "max_tokens": 64, "bindings": ["configured"],
         "remedy": [TRUNCATION_REMEDIES["configured"]]}

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from loop_helpers import call
 
-from ptc_compiler.agent import AgentError
-from ptc_compiler.agent.providers import ScriptedProvider
-from ptc_compiler.agent.workflow import run_workflow
+from ptc_agent import AgentError
+from ptc_agent.providers import ScriptedProvider
+from ptc_agent.workflow import run_workflow
 
 LOOP = '(agent.core/run-value t {"max_turns" 2})'
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from llm_fake_server import FakeLLMServer, Reply
 
-from ptc_compiler.agent.providers import (
+from ptc_agent.providers import (
     Alias,
     AliasConfigError,
     Message,
@@ -20,7 +20,7 @@ from ptc_compiler.agent.providers import (
     Usage,
     router_from_config,
 )
-from ptc_compiler.agent.providers.aliases import api_key
+from ptc_agent.providers.aliases import api_key
 
 REQ = Request((Message("user", "hi"),))
 OK = {

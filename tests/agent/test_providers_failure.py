@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ptc_compiler.agent.providers import ProviderFailure, reason_for_status
-from ptc_compiler.agent.providers.failure import REASONS_BY_KIND, sanitize, status_retryable
-from ptc_compiler.agent.providers.http import error_message, parse_retry_after
+from ptc_agent.providers import ProviderFailure, reason_for_status
+from ptc_agent.providers.failure import REASONS_BY_KIND, sanitize, status_retryable
+from ptc_agent.providers.http import error_message, parse_retry_after
 
 # agent-design.md §3.8, copied here on purpose: changing the vocabulary must break this test.
 DOCUMENTED = {

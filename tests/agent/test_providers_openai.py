@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from llm_fake_server import FakeLLMServer, Reply, closed_port
 
-from ptc_compiler.agent.providers import (
+from ptc_agent.providers import (
     RUN_PTC_LISP_TOOL,
     Message,
     OpenAIChatProvider,

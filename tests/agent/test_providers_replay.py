@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from llm_fake_server import FakeLLMServer, Reply
 
-from ptc_compiler.agent.providers import (
+from ptc_agent.providers import (
     FixtureError,
     Message,
     OpenAIChatProvider,
@@ -117,7 +117,7 @@ def test_missing_fixture_names_the_hash(tmp_path: Path) -> None:
 
 
 def test_recording_failures_are_not_stored(tmp_path: Path) -> None:
-    from ptc_compiler.agent.providers import ProviderFailure
+    from ptc_agent.providers import ProviderFailure
 
     fixtures = tmp_path / "f.jsonl"
     inner = ScriptedProvider([ProviderFailure("provider_error", "rate_limited", True)])

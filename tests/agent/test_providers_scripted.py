@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ptc_compiler.agent.providers import (
+from ptc_agent.providers import (
     RUN_PTC_LISP_TOOL,
     Message,
     ProviderError,

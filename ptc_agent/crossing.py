@@ -32,11 +32,19 @@ from __future__ import annotations
 
 from typing import Final
 
-from ptc_runtime.collections import PMap, PSet, PVec, from_key
-from ptc_runtime.convert import to_json_value
-from ptc_runtime.printer import pr_str
-from ptc_runtime.values import Keyword, SymbolRef
-from ptc_runtime.worker.crossing import LABEL_CHARS, Label, label_of
+from ptc_runtime.host_api import (
+    LABEL_CHARS,
+    Keyword,
+    Label,
+    PMap,
+    PSet,
+    PVec,
+    SymbolRef,
+    from_key,
+    label_of,
+    pr_str,
+    to_json_value,
+)
 
 _DATA: Final = (type(None), bool, int, float, str, Keyword, SymbolRef)
 

@@ -6,25 +6,25 @@
 `ProviderError`s carrying a `ProviderFailure` from the closed vocabulary in `failure`.
 """
 
-from ptc_compiler.agent.providers.aliases import (
+from ptc_agent.providers.aliases import (
     Alias,
     AliasConfigError,
     AliasUsage,
     ModelRouter,
     router_from_config,
 )
-from ptc_compiler.agent.providers.anthropic import AnthropicProvider
-from ptc_compiler.agent.providers.base import Provider
-from ptc_compiler.agent.providers.failure import (
+from ptc_agent.providers.anthropic import AnthropicProvider
+from ptc_agent.providers.base import Provider
+from ptc_agent.providers.failure import (
     Kind,
     ProviderError,
     ProviderFailure,
     Reason,
     reason_for_status,
 )
-from ptc_compiler.agent.providers.openai import OpenAIChatProvider
-from ptc_compiler.agent.providers.replay import FixtureError, ReplayProvider, load_fixtures
-from ptc_compiler.agent.providers.request import (
+from ptc_agent.providers.openai import OpenAIChatProvider
+from ptc_agent.providers.replay import FixtureError, ReplayProvider, load_fixtures
+from ptc_agent.providers.request import (
     RUN_PTC_LISP_TOOL,
     Message,
     Request,
@@ -38,7 +38,7 @@ from ptc_compiler.agent.providers.request import (
     request_hash,
     response_from_json,
 )
-from ptc_compiler.agent.providers.scripted import ScriptedProvider, ScriptExhausted
+from ptc_agent.providers.scripted import ScriptedProvider, ScriptExhausted
 
 __all__ = [
     "RUN_PTC_LISP_TOOL",

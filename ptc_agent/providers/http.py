@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from ptc_compiler.agent.providers.failure import (
+from ptc_agent.providers.failure import (
     ProviderError,
     provider_error,
     reason_for_status,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ptc_compiler.agent.providers.request import Request, Response
+from ptc_agent.providers.request import Request, Response
 
 
 class Provider(Protocol):

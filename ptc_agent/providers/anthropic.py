@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from ptc_compiler.agent.providers.failure import provider_error
-from ptc_compiler.agent.providers.http import DEFAULT_MAX_RESPONSE_BYTES, HTTPAdapter
-from ptc_compiler.agent.providers.request import (
+from ptc_agent.providers.failure import provider_error
+from ptc_agent.providers.http import DEFAULT_MAX_RESPONSE_BYTES, HTTPAdapter
+from ptc_agent.providers.request import (
     Message,
     OutputLimit,
     Request,

@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from ptc_compiler.agent.providers.base import Provider
-from ptc_compiler.agent.providers.failure import provider_error
-from ptc_compiler.agent.providers.request import (
+from ptc_agent.providers.base import Provider
+from ptc_agent.providers.failure import provider_error
+from ptc_agent.providers.request import (
     Request,
     RequestShapeError,
     Response,

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from ptc_compiler.prelude.component import PreludeError, read_header
+from ptc_compiler.prelude import PreludeError, read_header
 
 PRELUDE_DIR: Final = Path(__file__).parent / "preludes"
 #: The shipped libraries: namespace -> source, dependencies before dependants.

@@ -15,31 +15,34 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypedDict, Unpack
 
-from ptc_compiler.agent.host import (
-    TOOL_OWNERS,
-    AgentError,
-    AgentHost,
-    Contract,
-    HostLimits,
-    Mission,
-    response_bytes,
-)
-from ptc_compiler.agent.library import SHIPPED, Selection, library_closure
-from ptc_compiler.agent.providers import Alias, ModelRouter, Provider
-from ptc_compiler.agent.trace import (
+from ptc_agent.failures import AgentError
+from ptc_agent.host import TOOL_OWNERS, AgentHost
+from ptc_agent.library import SHIPPED, Selection, library_closure
+from ptc_agent.missions import Mission
+from ptc_agent.providers import Alias, ModelRouter, Provider
+from ptc_agent.response_fit import response_bytes
+from ptc_agent.result_contract import Contract
+from ptc_agent.run_limits import HostLimits
+from ptc_agent.trace import (
     EventSink,
     Trace,
     stopped_from_error,
     stopped_from_exception,
     stopped_from_outcome,
 )
-from ptc_compiler.prelude import Bundle, Environment, load_bundle
-from ptc_compiler.prelude.component import read_header, source_hash
-from ptc_compiler.prelude.load import CacheDir, bundle_fingerprint, resolve_cache_dir
-from ptc_runtime.limits import DEFAULT_LIMITS
-from ptc_runtime.values import Keyword
+from ptc_compiler.prelude import (
+    Bundle,
+    CacheDir,
+    Environment,
+    bundle_fingerprint,
+    load_bundle,
+    read_header,
+    resolve_cache_dir,
+    source_hash,
+)
+from ptc_runtime.host_api import DEFAULT_LIMITS, Keyword
 
 CORE_SOURCE: Final = SHIPPED["agent.core"]
 #: `cap` is for mission programs (`cap/unwrap!`); the loop does not use it.
@@ -98,6 +101,42 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return self.status == "returned"
+
+
+class RunOptions(TypedDict, total=False):
+    """The keyword options every entry takes (`run_outcome`, `run_value`, `run_phased`,
+    `run_main`), declared once; an option left out has the default `_run_body` gives it.
+
+    - `tools`, `data`, `preludes` (prelude items and shipped `{"library": name}`
+      selections) and `timeout_ms` (per evaluation, default 5000) form the `default`
+      mission; `missions` adds named ones (a named `default` replaces it);
+    - `model`: a `Provider` (used as the only alias), or an alias name given with `router`;
+    - `signature`: the result contract (a type such as `"{total :int}"`, a signature, a
+      `ResultContract` or a `Path`); with it, each returned candidate is validated and
+      corrected while turns remain;
+    - `cache_dir`: where compiled preludes are cached (`CacheDir`, default the user cache);
+    - `limits`: the run's kernel limits (`HostLimits`: subordinate evaluations, model calls,
+      evaluation admission wait, run deadline, mission mode);
+    - `prompt`: replaces the `agent.prompt` policy (source text or a `Path`; docs/agents.md);
+    - `on_event`: receives each trace event as it happens (run-started, agent-action,
+      evaluation, run-stopped; bounded scalars only, see `ptc_agent.trace`).
+    """
+
+    tools: Mapping[str, Callable[..., Any]] | None
+    model: Any
+    router: ModelRouter | None
+    signature: Contract | None
+    data: Mapping[str, Any] | None
+    preludes: Sequence[Any]
+    missions: Mapping[str, Mission] | None
+    timeout_ms: float | None
+    cache_dir: CacheDir
+    limits: HostLimits | None
+    prompt: str | Path | None
+    on_event: EventSink | None
+
+
+_RUN_OPTIONS: Final = frozenset(RunOptions.__annotations__)
 
 
 def _router(model: Any, router: ModelRouter | None) -> tuple[ModelRouter, str | None]:
@@ -247,7 +286,7 @@ def _workflow(
     largest loop, 128 turns); `max_request_chars` the largest model request the loops may send
     (default: the `max_transcript_chars` ceiling), which sets the tool-argument byte cap;
     `max_program_chars` the largest program they accept (default: its ceiling), which sets
-    the tool-result byte cap a model response must fit (`host.response_bytes`).
+    the tool-result byte cap a model response must fit (`host.transport.response_bytes`).
     `selection`: the installed components (`library.resolve_components`); default
     `WORKFLOW_NAMESPACES`.
     """
@@ -266,11 +305,11 @@ def _workflow(
         max_request_chars = MAX_TRANSCRIPT_CHARS
     if max_program_chars is None:
         max_program_chars = MAX_PROGRAM_CHARS
-    host.response_bytes = response_bytes(max_program_chars)
+    host.transport.response_bytes = response_bytes(max_program_chars)
     limits = DEFAULT_LIMITS.with_(
         max_tool_calls=max_host_calls,
         tool_arg_bytes=request_arg_bytes(max_request_chars),
-        tool_result_bytes=host.response_bytes,
+        tool_result_bytes=host.transport.response_bytes,
     )
     env = Environment(bundle, tools=host.tools(), timeout_ms=None, limits=limits)
     owners = set(TOOL_OWNERS.values())
@@ -329,8 +368,8 @@ def _run_in_workflow(
         host.close()
         if own_router is not None:
             own_router.close()
-    if host.crash is not None:
-        raise host.crash
+    if host.transport.crash is not None:
+        raise host.transport.crash
     if host.failure is not None:
         raise host.failure
     return result
@@ -369,17 +408,25 @@ def _mutation(value: Any) -> dict[str, Any]:
 
 
 def _run(
-    entry: str, task: Any, *, on_event: EventSink | None = None, **options: Any
+    entry: str,
+    task: Any,
+    *,
+    config: Mapping[str, Any] | None = None,
+    on_event: EventSink | None = None,
+    **options: Any,
 ) -> tuple[Any, AgentHost]:
     """Run one entry with its event trace: run-started first, run-stopped on every path
-    (trace.py); `options` are `_run_body`'s. The trace goes with the outcome or the error."""
+    (trace.py); `options` are `_run_body`'s. The trace goes with the outcome or the error.
+    This is the one preamble of every entry: each passes its `RunOptions` on unchanged."""
+    unknown = sorted(set(options) - _RUN_OPTIONS)
+    if unknown:  # before the trace starts, as the entries' own signatures once refused it
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
     trace = Trace(on_event)
-    cfg = options.get("config")
-    alias = cfg.get("model") if isinstance(cfg, Mapping) else None
+    alias = config.get("model") if isinstance(config, Mapping) else None
     alias = alias if isinstance(alias, str) else options.get("model")
     trace.emit("run-started", {"entry": entry, "model": alias if isinstance(alias, str) else None})
     with _stopped_on_failure(trace):
-        value, host = _run_body(entry, task, trace=trace, **options)
+        value, host = _run_body(entry, task, config=config, trace=trace, **options)
     if entry.endswith("-outcome"):  # the loop's outcome data; never its value
         error = _get(value, "error")
         facts = {
@@ -400,20 +447,22 @@ def _run_body(
     entry: str,
     task: str,
     *,
-    tools: Mapping[str, Callable[..., Any]] | None,
-    model: Any,
-    router: ModelRouter | None,
     config: Mapping[str, Any] | None,
-    signature: Contract | None,
-    data: Mapping[str, Any] | None,
-    preludes: Sequence[Any],
-    missions: Mapping[str, Mission] | None,
-    timeout_ms: float | None,
-    cache_dir: CacheDir,
+    trace: Trace,
+    tools: Mapping[str, Callable[..., Any]] | None = None,
+    model: Any = None,
+    router: ModelRouter | None = None,
+    signature: Contract | None = None,
+    data: Mapping[str, Any] | None = None,
+    preludes: Sequence[Any] = (),
+    missions: Mapping[str, Mission] | None = None,
+    timeout_ms: float | None = 5000,
+    cache_dir: CacheDir = None,
     limits: HostLimits | None = None,
     prompt: str | Path | None = None,
-    trace: Trace | None = None,
 ) -> tuple[Any, AgentHost]:
+    """The entry's workflow over a fresh `AgentHost`: its value (or the `AgentError` of a
+    failed one) and the host, whose records the entry reads. Defaults of the `RunOptions`."""
     if not isinstance(task, str) and entry != MAIN_ENTRY:
         raise TypeError("task must be a string")
     the_router, alias = _router(model, router)
@@ -423,8 +472,7 @@ def _run_body(
     host = AgentHost(
         the_router, _run_missions(tools, data, preludes, timeout_ms, missions), signature, limits
     )
-    if trace is not None:
-        host.trace = trace
+    host.trace = trace
     if entry == MAIN_ENTRY:  # seed 001: agent.main/run takes one input {task, agent}
         program = f"({entry} data/input)"
         inputs: dict[str, Any] = {"input": {"task": task, "agent": cfg}}
@@ -476,56 +524,18 @@ def _core_entry(
 
 
 def run_outcome(
-    task: str,
-    *,
-    tools: Mapping[str, Callable[..., Any]] | None = None,
-    model: Any = None,
-    router: ModelRouter | None = None,
-    config: Mapping[str, Any] | None = None,
-    signature: Contract | None = None,
-    data: Mapping[str, Any] | None = None,
-    preludes: Sequence[Any] = (),
-    missions: Mapping[str, Mission] | None = None,
-    timeout_ms: float | None = 5000,
-    cache_dir: CacheDir = None,
-    limits: HostLimits | None = None,
-    prompt: str | Path | None = None,
-    on_event: EventSink | None = None,
+    task: str, *, config: Mapping[str, Any] | None = None, **options: Unpack[RunOptions]
 ) -> Outcome:
     """Run the agent loop; completion and model-attributable failure come back as `Outcome`.
 
-    `model` is a `Provider` (used as the only alias), or an alias name given with `router`.
-    `signature` is the result contract (a type such as `"{total :int}"` or a signature);
-    with it, each returned candidate is validated and corrected while turns remain.
-    `tools`, `data` and `preludes` form the `default` mission; `missions` adds named ones.
-    `limits` holds the run's kernel limits (`HostLimits`: subordinate evaluations, model
-    calls, evaluation admission wait, run deadline).
-    A `config` with `phases` runs `run-phased-result-value`'s loop (see `run_phased`).
-    `prompt` replaces the `agent.prompt` policy (source text or a `Path`; docs/agents.md).
-    `on_event` receives each trace event as it happens (run-started, agent-action,
-    evaluation, run-stopped; bounded scalars only, see `ptc_compiler.agent.trace`); the
-    retained events are `Outcome.trace` (or `AgentError.trace`).
+    `config` is the loop's configuration (`max_turns`, `model`, ...; docs/agents.md); one
+    with `phases` runs `run-phased-result-value`'s loop (see `run_phased`). `options` are
+    `RunOptions`. The retained trace events are `Outcome.trace` (or `AgentError.trace`).
     Host failures (invalid config, transcript limit, truncation, contract exhaustion,
     unknown mission) raise `AgentError`; a crashing provider's exception propagates.
     """
-    entry = _core_entry("outcome", config, signature)
-    value, host = _run(
-        entry,
-        task,
-        tools=tools,
-        model=model,
-        router=router,
-        config=config,
-        signature=signature,
-        data=data,
-        preludes=preludes,
-        missions=missions,
-        timeout_ms=timeout_ms,
-        cache_dir=cache_dir,
-        limits=limits,
-        prompt=prompt,
-        on_event=on_event,
-    )
+    entry = _core_entry("outcome", config, options.get("signature"))
+    value, host = _run(entry, task, config=config, **options)
     status = _keyword_name(_get(value, "status"))
     returned = _get(value, "value")
     if status == "returned":  # the native value the program returned, not its projection
@@ -547,42 +557,12 @@ def run_outcome(
 
 
 def run_value(
-    task: str,
-    *,
-    tools: Mapping[str, Callable[..., Any]] | None = None,
-    model: Any = None,
-    router: ModelRouter | None = None,
-    config: Mapping[str, Any] | None = None,
-    signature: Contract | None = None,
-    data: Mapping[str, Any] | None = None,
-    preludes: Sequence[Any] = (),
-    missions: Mapping[str, Mission] | None = None,
-    timeout_ms: float | None = 5000,
-    cache_dir: CacheDir = None,
-    limits: HostLimits | None = None,
-    prompt: str | Path | None = None,
-    on_event: EventSink | None = None,
+    task: str, *, config: Mapping[str, Any] | None = None, **options: Unpack[RunOptions]
 ) -> Any:
     """The application value, or `AgentError` (seed `run-value` / `run-result-value`, or
-    `run-phased-result-value` when `config` has `phases`)."""
-    entry = _core_entry("value", config, signature)
-    _, host = _run(
-        entry,
-        task,
-        tools=tools,
-        model=model,
-        router=router,
-        config=config,
-        signature=signature,
-        data=data,
-        preludes=preludes,
-        missions=missions,
-        timeout_ms=timeout_ms,
-        cache_dir=cache_dir,
-        limits=limits,
-        prompt=prompt,
-        on_event=on_event,
-    )
+    `run-phased-result-value` when `config` has `phases`); `options` are `RunOptions`."""
+    entry = _core_entry("value", config, options.get("signature"))
+    _, host = _run(entry, task, config=config, **options)
     # The loop completes only on an accepted return: the last returned candidate, native.
     return host.last_returned
 
@@ -592,7 +572,7 @@ def run_phased(
     phases: Sequence[Mapping[str, Any]],
     *,
     config: Mapping[str, Any] | None = None,
-    **options: Any,
+    **options: Unpack[RunOptions],
 ) -> Any:
     """Seed 001 `agent.core/run-phased-result-value`: ordered mission phases, one transcript.
 
@@ -608,28 +588,13 @@ def run_phased(
     return run_value(task, config=cfg, **options)
 
 
-def run_main(
-    input: Mapping[str, Any],
-    *,
-    tools: Mapping[str, Callable[..., Any]] | None = None,
-    model: Any = None,
-    router: ModelRouter | None = None,
-    signature: Contract | None = None,
-    data: Mapping[str, Any] | None = None,
-    preludes: Sequence[Any] = (),
-    missions: Mapping[str, Mission] | None = None,
-    timeout_ms: float | None = 5000,
-    cache_dir: CacheDir = None,
-    limits: HostLimits | None = None,
-    prompt: str | Path | None = None,
-    on_event: EventSink | None = None,
-) -> Any:
+def run_main(input: Mapping[str, Any], **options: Unpack[RunOptions]) -> Any:
     """Seed 001 `agent.main/run`: `input` is `{"task": str, "agent": config}`.
 
     Runs `agent.core/run-result-value` on the task with the `agent` configuration (validated
     exactly like the other entries), every returned candidate checked against `signature`,
     and returns the raw contract-valid value (no `{ok, value}` envelope). Failures raise
-    `AgentError` like `run_value`.
+    `AgentError` like `run_value`; `options` are `RunOptions`.
     """
     if not isinstance(input, Mapping):
         raise TypeError("run_main: input must be a mapping {'task': ..., 'agent': {...}}")
@@ -639,24 +604,18 @@ def run_main(
     agent_cfg = input.get("agent")
     if agent_cfg is not None and not isinstance(agent_cfg, Mapping):
         raise TypeError("run_main: input['agent'] must be a mapping of agent options")
-    _, host = _run(
-        MAIN_ENTRY,
-        input.get("task"),  # agent.main validates it (a string)
-        tools=tools,
-        model=model,
-        router=router,
-        config=agent_cfg,
-        signature=signature,
-        data=data,
-        preludes=preludes,
-        missions=missions,
-        timeout_ms=timeout_ms,
-        cache_dir=cache_dir,
-        limits=limits,
-        prompt=prompt,
-        on_event=on_event,
-    )
+    # agent.main validates the task (a string)
+    _, host = _run(MAIN_ENTRY, input.get("task"), config=agent_cfg, **options)
     return host.last_returned
 
 
-__all__ = ["AgentError", "Mission", "Outcome", "run_main", "run_outcome", "run_phased", "run_value"]
+__all__ = [
+    "AgentError",
+    "Mission",
+    "Outcome",
+    "RunOptions",
+    "run_main",
+    "run_outcome",
+    "run_phased",
+    "run_value",
+]

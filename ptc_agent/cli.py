@@ -43,12 +43,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ptc_compiler.agent.host import MODES, AgentError, HostLimits, ResultContract
-from ptc_compiler.agent.library import ManifestError, Selection, resolve_components
-from ptc_compiler.agent.loop import MAIN_ENTRY, run_main, run_outcome
-from ptc_compiler.agent.providers import router_from_config
-from ptc_compiler.agent.workflow import run_workflow
-from ptc_runtime.printer import pr_str
+from ptc_agent.failures import AgentError
+from ptc_agent.library import ManifestError, Selection, resolve_components
+from ptc_agent.loop import MAIN_ENTRY, run_main, run_outcome
+from ptc_agent.providers import router_from_config
+from ptc_agent.result_contract import ResultContract
+from ptc_agent.run_limits import MODES, HostLimits
+from ptc_agent.workflow import run_workflow
+from ptc_runtime.host_api import pr_str
 
 
 def _die(message: str) -> SystemExit:

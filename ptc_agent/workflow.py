@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ptc_compiler.agent.host import AgentError, AgentHost, Contract, HostLimits, Mission
-from ptc_compiler.agent.library import Selection, resolve_components
-from ptc_compiler.agent.loop import (
+from ptc_agent.failures import AgentError
+from ptc_agent.host import AgentHost
+from ptc_agent.library import Selection, resolve_components
+from ptc_agent.loop import (
     MAX_TOTAL_TURNS,
     _router,
     _run_in_workflow,
@@ -34,11 +35,13 @@ from ptc_compiler.agent.loop import (
     _workflow,
     host_call_budget,
 )
-from ptc_compiler.agent.providers import ModelRouter
-from ptc_compiler.agent.trace import EventSink, Trace
-from ptc_compiler.prelude import Environment
-from ptc_compiler.prelude.load import CacheDir
-from ptc_runtime.limits import DEFAULT_LIMITS
+from ptc_agent.missions import Mission
+from ptc_agent.providers import ModelRouter
+from ptc_agent.result_contract import Contract
+from ptc_agent.run_limits import HostLimits
+from ptc_agent.trace import EventSink, Trace
+from ptc_compiler.prelude import CacheDir, Environment
+from ptc_runtime.host_api import DEFAULT_LIMITS
 
 #: Without a `workflow_capability_calls` ceiling, the workflow's host-call budget allows this
 #: many turns in all: a full-length loop (128 turns) on each of the runtime's parallel workers.
@@ -72,7 +75,7 @@ def run_workflow(
     Every turn makes one model request, so the workflow's host tool-call budget is derived
     from `limits.workflow_capability_calls` when set (else `DEFAULT_WORKFLOW_TURNS` turns).
     `on_event` receives the run's trace events (every loop's turns and evaluations between
-    one run-started and one run-stopped; `ptc_compiler.agent.trace`); on failure the retained
+    one run-started and one run-stopped; `ptc_agent.trace`); on failure the retained
     events are `AgentError.trace`.
     `components` selects the workflow's preludes (seed 001 "Install the library"): local
     prelude files (paths, or `{"id", "path", "dependencies"}` maps) and shipped libraries

@@ -7,8 +7,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ptc_compiler.agent.providers.failure import ProviderError, ProviderFailure
-from ptc_compiler.agent.providers.request import Request, Response, response_from_json
+from ptc_agent.providers.failure import ProviderError, ProviderFailure
+from ptc_agent.providers.request import Request, Response, response_from_json
 
 Outcome = Response | Mapping[str, Any] | ProviderFailure | BaseException
 Item = Outcome | Callable[[Request], Outcome]

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-from ptc_runtime.collections import EqKey, PMap, PSet, PVec
-from ptc_runtime.printer import pr_str
-from ptc_runtime.worker.crossing import Label
+from ptc_runtime.host_api import EqKey, Label, PMap, PSet, PVec, pr_str
 
 #: The cap names a preview reports, in the order they are listed.
 CAP_NAMES: Final = ("depth", "collection", "nodes", "string", "chars", "bytes")
@@ -208,3 +206,32 @@ def preview(value: object, caps: PreviewCaps | None = None) -> Preview:
         ):
             return Preview(exact, ())
     return Preview("".join(w.out), hit, keys)
+
+
+#: The most of an observation's budget kept for println output.
+PRINT_RESERVE_MAX: Final = 512
+
+
+def observation(value: Any, output: str, limit: int) -> dict[str, Any]:
+    """What the model is shown of an ordinary result: `user=> ` and the value's preview
+    within `limit` characters, then its println output (a bounded reserve of the budget);
+    and the preview facts (`truncated?`, `caps_hit`). A failing preview never changes the
+    outcome: the value then shows as `#<preview unavailable>`."""
+    caps: list[str] = []
+    try:
+        # println output keeps its own reserve of the observation budget
+        reserve = min(limit // 3, PRINT_RESERVE_MAX) if output else 0
+        shown = preview(value, PreviewCaps.for_budget(max(1, limit - reserve)))
+        caps = list(shown.caps_hit)
+        text = shown.text
+        if shown.sampled_keys:  # map keys are data too: inside the untrusted body
+            keys = ("\nsampled keys: " + " ".join(shown.sampled_keys))[: limit // 4]
+            text = text[: max(0, limit - reserve - len("user=> ") - len(keys))] + keys
+        body = "user=> " + text
+    except Exception:  # a preview failure never changes the outcome
+        body = "user=> #<preview unavailable>"
+    if output:
+        reserve = min(limit // 3, PRINT_RESERVE_MAX)
+        prints = output if len(output) <= reserve else output[:reserve] + "...[prints omitted]"
+        body += "\nprintln:\n" + prints
+    return {"observation": body, "preview": {"truncated?": bool(caps), "caps_hit": caps}}

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from ptc_compiler import render_tools
 from ptc_compiler.prelude import Environment
-from ptc_compiler.tools import render_tools
-from ptc_runtime.collections import PMap, PSet, PVec
-from ptc_runtime.values import Keyword
+from ptc_runtime.host_api import Keyword, PMap, PSet, PVec
 
 #: The reserved runtime routes every mission is granted (agent-design §1.9): usage and
 #: capability discovery, reachable as `tool/<route>`. They are kernel surface, not the

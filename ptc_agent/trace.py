@@ -31,6 +31,7 @@ observability never changes a run's outcome.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -219,3 +220,27 @@ __all__ = [
     "stopped_from_exception",
     "stopped_from_outcome",
 ]
+
+
+#: Annotation types the host emits itself; workflow code cannot forge them.
+HOST_EVENT_TYPES: Final = frozenset({"run-started", "run-stopped", "evaluation"})
+ANNOTATION_TYPE: Final = re.compile(r"[a-z][a-z0-9-]{0,63}")
+
+
+def annotation_problem(kind: Any, data: Any) -> str | None:
+    """Why `workflow.event/annotate` refuses an event of type `kind` with `data`, or None.
+
+    The type is a lower-case name that is not one of the host's own event types; the data a
+    flat map of at most `MAX_FIELDS` fields with string keys and scalar values.
+    """
+    if not isinstance(kind, str) or not ANNOTATION_TYPE.fullmatch(kind):
+        return "the type must be a lower-case name ([a-z][a-z0-9-]{0,63})"
+    if kind in HOST_EVENT_TYPES:
+        return f"{kind} events are the host's own"
+    if not isinstance(data, Mapping) or len(data) > MAX_FIELDS:
+        return f"the data must be a map of at most {MAX_FIELDS} fields"
+    if not all(isinstance(k, str) for k in data):
+        return "the data's keys must be strings or keywords"
+    if not all(v is None or isinstance(v, str | int | float | bool) for v in data.values()):
+        return "the data's values must be scalars (strings, numbers, booleans, nil)"
+    return None

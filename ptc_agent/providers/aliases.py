@@ -20,12 +20,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from ptc_compiler.agent.providers.anthropic import AnthropicProvider
-from ptc_compiler.agent.providers.base import Provider
-from ptc_compiler.agent.providers.failure import ProviderError, ProviderFailure
-from ptc_compiler.agent.providers.openai import OpenAIChatProvider
-from ptc_compiler.agent.providers.replay import ReplayProvider
-from ptc_compiler.agent.providers.request import (
+from ptc_agent.providers.anthropic import AnthropicProvider
+from ptc_agent.providers.base import Provider
+from ptc_agent.providers.failure import ProviderError, ProviderFailure
+from ptc_agent.providers.openai import OpenAIChatProvider
+from ptc_agent.providers.replay import ReplayProvider
+from ptc_agent.providers.request import (
     Message,
     Request,
     RequestShapeError,
