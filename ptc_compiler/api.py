@@ -42,7 +42,7 @@ CACHE_SIZE = 256
 
 @dataclass(frozen=True, slots=True)
 class RunFailure:
-    """Why a run failed: a seed-003 `kind`, the PTC `code`, a bounded message, the place."""
+    """Why a run failed: a run-contract `kind`, the PTC `code`, a bounded message, the place."""
 
     kind: str
     code: str
@@ -334,7 +334,7 @@ def runtime(
     pool_size: int = 2,
     optimize: bool = True,
 ) -> seam.Runtime:
-    """A new seed-003 `Runtime` backed by this compiler (the caller owns and closes it);
+    """A new `Runtime` backed by this compiler (the caller owns and closes it);
     `optimize=False`: it compiles with no optimiser rule (see `compile`)."""
     limits = limits or DEFAULT_LIMITS
     return seam.Runtime(

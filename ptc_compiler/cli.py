@@ -1,10 +1,12 @@
 """The `ptc` command line.
 
-    ptc run FILE | -e EXPR [--data FILE.json] [--tools FILE.py] [--timeout-ms N] [--max-steps N]
+    ptc --version
+    ptc run FILE | - | -e EXPR [--data FILE.json] [--tools FILE.py] [--timeout-ms N] [--max-steps N]
     ptc compile FILE --emit python
     ptc compile PRELUDE_FILES_OR_DIRS... -o OUT_DIR [-q]
     ptc run FILE [--prelude PATH]...
-    ptc check FILE
+    ptc check FILE | - | -e EXPR [--tools FILE.py] [--prelude PATH]...
+    ptc repl [--tools FILE.py] [--data FILE.json] [--prelude PATH]... [--mode MODE]
     ptc fuzz signatures [--examples N | --minutes M] [--seed S]
     ptc fuzz clojure [--programs N] [--seed S]... [--out FILE]
     ptc fuzz bad-args [--calls N] [--seed S] [--only NAME]
@@ -13,6 +15,9 @@
 `run` prints `pr-str` of the value and exits 0, or prints `kind: code: message
 (line:column)` on stderr and exits 1. `--tools` names a trusted host Python file
 whose `TOOLS` dict maps tool names to callables (the program itself can never load code).
+FILE `-` reads the program from standard input. `check --tools` also refuses a call of a
+tool the file does not define (`unknown_tool`), as a run with those tools would.
+`python -m ptc_compiler` is the same command.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ptc_compiler import api
+from ptc_compiler import __version__, api
 from ptc_runtime.errors import PtcError
 from ptc_runtime.printer import pr_str
 
@@ -34,7 +39,12 @@ def _source(args: argparse.Namespace) -> str:
     if getattr(args, "expr", None) is not None:
         return str(args.expr)
     if args.file is None:
-        raise SystemExit("ptc: give a FILE or -e EXPR")
+        raise SystemExit("ptc: give a FILE, - (standard input) or -e EXPR")
+    if args.file == "-":
+        try:
+            return sys.stdin.read()
+        except UnicodeDecodeError:
+            raise SystemExit("ptc: standard input is not UTF-8 text") from None
     try:
         return Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
@@ -142,13 +152,38 @@ def _compile_preludes(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    tools = _load_tools(args.tools)
     try:
-        api.compile(_source(args))
+        api.compile(
+            _source(args),
+            tools=frozenset(tools) if tools is not None else None,
+            preludes=args.prelude or None,
+        )
     except PtcError as err:
         _report(api.RunFailure.from_error(err))
         return 1
     print("ok")
     return 0
+
+
+def cmd_repl(args: argparse.Namespace) -> int:
+    from ptc_compiler import repl
+
+    session = repl.Session(
+        tools=_load_tools(args.tools),
+        data=_load_data(args.data),
+        preludes=args.prelude or None,
+        mode=args.mode,
+        timeout_ms=args.timeout_ms if args.timeout_ms > 0 else None,
+        max_steps=args.max_steps,
+    )
+    history = None if args.no_history else repl.default_history()
+    if args.history is not None:
+        history = Path(args.history)
+    interactive = sys.stdin.isatty()
+    if interactive:
+        print(f"ptc {__version__} REPL: :help for help, :quit or Ctrl-D to leave")
+    return repl.serve(session, history=history, lines=None if interactive else sys.stdin)
 
 
 def cmd_fuzz(argv: Sequence[str]) -> int:
@@ -159,10 +194,11 @@ def cmd_fuzz(argv: Sequence[str]) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ptc", description="PTC-Lisp compiler and runner")
+    parser.add_argument("--version", action="version", version=f"ptc {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="compile and run a program, print its value")
-    run.add_argument("file", nargs="?")
+    run.add_argument("file", nargs="?", help="program file, or - for standard input")
     run.add_argument("-e", "--expr", help="program text instead of a file")
     run.add_argument("--data", help="JSON object file: its keys become data/<name>")
     run.add_argument("--tools", help="trusted Python file defining TOOLS = {name: callable}")
@@ -195,9 +231,25 @@ def build_parser() -> argparse.ArgumentParser:
     comp.set_defaults(handler=cmd_compile)
 
     check = sub.add_parser("check", help="report parse and analysis errors without running")
-    check.add_argument("file", nargs="?")
+    check.add_argument("file", nargs="?", help="program file, or - for standard input")
     check.add_argument("-e", "--expr")
+    check.add_argument(
+        "--tools", help="Python file defining TOOLS: a call of any other tool is an error"
+    )
+    check.add_argument("--prelude", action="append", metavar="PATH", help="(repeatable)")
     check.set_defaults(handler=cmd_check)
+
+    rp = sub.add_parser("repl", help="read, run and print forms at a terminal")
+    rp.add_argument("--tools", help="trusted Python file defining TOOLS = {name: callable}")
+    rp.add_argument("--data", help="JSON object file: its keys become data/<name>")
+    rp.add_argument("--prelude", action="append", metavar="PATH", help="(repeatable)")
+    rp.add_argument("--mode", choices=["in-process", "isolated"], default="in-process")
+    rp.add_argument("--timeout-ms", type=float, default=1000, help="per input; 0 for none")
+    rp.add_argument("--max-steps", type=int, default=10_000_000)
+    rp.add_argument("--history", metavar="FILE", help="history file (default $PTC_HISTORY "
+                    "or ~/.ptc_history)")
+    rp.add_argument("--no-history", action="store_true", help="keep no history file")
+    rp.set_defaults(handler=cmd_repl)
 
     sub.add_parser("fuzz", help="fuzz campaigns (ptc fuzz signatures/clojure/bad-args --help)")
     sub.add_parser("agent", help="run the agent loop (ptc agent run --help; docs/agents.md)")

@@ -1,7 +1,7 @@
 """Fast path of the reader: source text -> Forms for well-formed programs, else `None`.
 
 `reader.read` calls `read_fast` first and falls back to the lark reader whenever it
-returns `None`. The lark grammar (`grammar/ptc_lisp.lark`) stays the definition of the
+returns `None`. The lark grammar (`ptc_compiler/grammar/ptc_lisp.lark`) stays the definition of the
 language and the only source of diagnostics; this module only has to be *faithful*:
 for every source the lark reader accepts it builds the same forms with the same spans,
 and for everything else (a syntax error, a limit, anything it does not recognise) it
@@ -56,7 +56,8 @@ from ptc_compiler.forms import (
 
 # ---------------------------------------------------------------- the token pattern
 
-# The grammar's terminals, spelled exactly as in grammar/ptc_lisp.lark (a test compares).
+# The grammar's terminals, spelled exactly as in ptc_compiler/grammar/ptc_lisp.lark
+# (a test compares).
 _BOUNDARY: Final = r"""(?![^\s\x00-\x1f\x7f,;"@^`~()\[\]{}\\])"""
 _NOT_NUMBER: Final = r"(?!-[0-9]|[-+]?\.[0-9])"
 _SYM_FIRST: Final = r"[A-Za-z+\-*\/<>=?!_%.&]"

@@ -107,7 +107,7 @@ class ShortFn:
 
 @dataclass(frozen=True, slots=True)
 class RegexForm:
-    """`#"..."`: the pattern text after string-escape decoding (target §3.8)."""
+    """`#"..."`: the pattern text after string-escape decoding."""
 
     source: str
     span: Span = field(default=NO_SPAN, compare=False)

@@ -1,9 +1,9 @@
-"""Reader: source text -> a tuple of Forms (target §3), or a `ReadError`.
+"""Reader: source text -> a tuple of Forms, or a `ReadError`.
 
 Two paths, one language:
 
 * The lark path (`read_with_lark`) is the definition. The grammar lives in
-  `grammar/ptc_lisp.lark`; this module enforces what the grammar cannot say and words
+  `ptc_compiler/grammar/ptc_lisp.lark`; this module enforces what the grammar cannot say and words
   every diagnostic. It is the only place that explains what is wrong with a program.
 * The fast path (`fast_reader.read_fast`) exists for speed: lark's lexer and parser
   take about 1.2 ms for a 30-line program, a third of the whole compile budget, while a

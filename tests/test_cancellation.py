@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -33,11 +34,31 @@ def test_a_token_cancelled_before_run_is_abort_without_running(mode: str) -> Non
     assert calls == []
 
 
-def _slow(seconds: float, started: threading.Event | None = None) -> object:
+# A slow tool holds until the test releases it (at the latest HOLD_S): a run that waited for
+# it would take HOLD_S, so "the run did not wait" is `elapsed < HOLD_S / 2`, a bound no
+# machine load reaches, instead of a race between a short sleep and a short deadline.
+HOLD_S = 60.0
+_release = threading.Event()
+
+
+@pytest.fixture(autouse=True)
+def _release_slow_tools() -> Iterator[None]:
+    _release.clear()
+    yield
+    _release.set()  # the held tools return (their late results are discarded)
+
+
+def _slow(
+    seconds: float = HOLD_S,
+    started: threading.Event | None = None,
+    returned: threading.Event | None = None,
+) -> object:
     def tool(_a: object) -> object:
         if started is not None:
             started.set()
-        time.sleep(seconds)
+        _release.wait(seconds)
+        if returned is not None:
+            returned.set()
         return 1
 
     return tool
@@ -46,8 +67,8 @@ def _slow(seconds: float, started: threading.Event | None = None) -> object:
 @pytest.mark.parametrize("mode", MODES)
 def test_a_deadline_wins_over_a_synchronous_tool(mode: str) -> None:
     t0 = time.monotonic()
-    r = run("(tool/slow {})", mode=mode, timeout_ms=300, tools={"slow": _slow(3.0)})
-    assert time.monotonic() - t0 < 2.5  # the tool still sleeps; the run did not wait
+    r = run("(tool/slow {})", mode=mode, timeout_ms=300, tools={"slow": _slow()})
+    assert time.monotonic() - t0 < HOLD_S / 2  # the tool still holds; the run did not wait
     assert r.error is not None and r.error.kind == "timeout", r.error
 
 
@@ -67,9 +88,9 @@ def test_a_cancel_wins_over_a_synchronous_tool(mode: str) -> None:
         mode=mode,
         timeout_ms=10_000,
         cancel=token,
-        tools={"slow": _slow(3.0, started)},
+        tools={"slow": _slow(started=started)},
     )
-    assert time.monotonic() - t0 < 2.5
+    assert time.monotonic() - t0 < HOLD_S / 2
     assert r.error is not None and r.error.kind == "abort", r.error
 
 
@@ -77,7 +98,7 @@ def test_an_async_tool_cancelled_in_process_is_abort() -> None:
     token = CancelToken()
 
     async def slow(_a: object) -> object:
-        await asyncio.sleep(3)
+        await asyncio.sleep(HOLD_S)
         return 1
 
     async def main() -> ptc_compiler.RunResult:
@@ -88,11 +109,12 @@ def test_an_async_tool_cancelled_in_process_is_abort() -> None:
 
     t0 = time.monotonic()
     r = asyncio.run(main())
-    assert time.monotonic() - t0 < 2.5
+    assert time.monotonic() - t0 < HOLD_S / 2
     assert r.error is not None and r.error.kind == "abort", r.error
 
 
 def test_the_late_result_of_a_tool_is_discarded() -> None:
+    returned = threading.Event()
     owner = object()
     rt = api.runtime()
     try:
@@ -101,10 +123,11 @@ def test_the_late_result_of_a_tool_is_discarded() -> None:
             runtime=rt,
             state_owner=owner,
             timeout_ms=200,
-            tools={"slow": _slow(0.6)},
+            tools={"slow": _slow(returned=returned)},
         )
         assert r.error is not None and r.error.kind == "timeout"
-        time.sleep(0.8)  # the tool has returned by now: nothing of it is kept
+        _release.set()
+        assert returned.wait(HOLD_S)  # the tool has returned: nothing of it is kept
         r = run("got", runtime=rt, state_owner=owner)
         assert r.error is not None and r.error.code == "unbound_var"
     finally:
@@ -112,7 +135,7 @@ def test_the_late_result_of_a_tool_is_discarded() -> None:
 
 
 def _queued(rt: Runtime, owner: object, **kw: object) -> ptc_compiler.RunResult:
-    """Start a 1.5 s run of `owner`, then run a second one behind it with `kw`."""
+    """Start a run of `owner` held by a slow tool, then run a second one behind it with `kw`."""
     started = threading.Event()
     first = threading.Thread(
         target=run,
@@ -120,8 +143,8 @@ def _queued(rt: Runtime, owner: object, **kw: object) -> ptc_compiler.RunResult:
         kwargs={
             "runtime": rt,
             "state_owner": owner,
-            "timeout_ms": 5_000,
-            "tools": {"slow": _slow(1.5, started)},
+            "timeout_ms": HOLD_S * 1000,
+            "tools": {"slow": _slow(started=started)},
         },
         daemon=True,
     )
@@ -130,7 +153,8 @@ def _queued(rt: Runtime, owner: object, **kw: object) -> ptc_compiler.RunResult:
     try:
         return run("1", runtime=rt, state_owner=owner, **kw)  # type: ignore[arg-type]
     finally:
-        first.join(10)
+        _release.set()
+        first.join(HOLD_S)
 
 
 def test_a_queued_run_honours_its_cancel() -> None:
@@ -142,7 +166,7 @@ def test_a_queued_run_honours_its_cancel() -> None:
         r = _queued(rt, object(), cancel=token, timeout_ms=10_000)
         assert r.error is not None and r.error.kind == "abort", r.error
         assert "queued" in r.error.message
-        assert time.monotonic() - t0 < 1.4 + 1.5  # it did not wait for the first run
+        assert time.monotonic() - t0 < HOLD_S / 2  # it did not wait for the first run
     finally:
         rt.close()
 
@@ -174,7 +198,7 @@ def test_close_cancels_and_awaits_every_run_in_flight(mode: str) -> None:
     time.sleep(0.5)  # both runs admitted and looping
     t0 = time.monotonic()
     rt.close()
-    assert time.monotonic() - t0 < 10
+    assert time.monotonic() - t0 < HOLD_S / 2  # the runs loop forever: close() ended them
     for w in workers:
         w.join(10)
     assert len(results) == 2  # close() returned after every run had ended

@@ -87,3 +87,30 @@ def test_run_isolated_mode_reports_a_killed_worker_as_timeout() -> None:
     out = ptc("run", "--mode", "isolated", "--timeout-ms", "200", "-e", "(loop [] (recur))")
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.startswith("timeout: ")
+
+
+def test_run_dash_reads_stdin() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "ptc_compiler", "run", "-"],
+        input='(str "from " "stdin")', capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert out.returncode == 0 and out.stdout == '"from stdin"\n'
+
+
+def test_check_with_tools_refuses_a_tool_the_file_does_not_define() -> None:
+    bad = ptc("check", "--tools", "examples/tools.py", "-e", "(tool/get-custmer {:id 1})")
+    assert bad.returncode == 1
+    assert "unknown_tool" in bad.stderr and "get-customer" in bad.stderr and "(1:2)" in bad.stderr
+    good = ptc("check", "--tools", "examples/tools.py", "-e", "(tool/get-customer {:id 1})")
+    assert good.returncode == 0 and good.stdout == "ok\n"
+    # without --tools a tool's name is not checked
+    assert ptc("check", "-e", "(tool/get-custmer {:id 1})").returncode == 0
+
+
+def test_repl_reads_piped_lines_without_prompts() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "ptc_compiler", "repl", "--no-history"],
+        input="(def n 4)\n(* n\n n)\n:quit\n(+ 1 1)\n",
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert out.returncode == 0 and out.stdout.splitlines() == ["#'n", "16"]

@@ -18,6 +18,7 @@ from types import CodeType
 from typing import Any
 
 import pytest
+from timebounds import HANG_GUARD_S, Clock, assert_prompt  # tests/timebounds.py
 
 from ptc_compiler import api
 from ptc_runtime.limits import Limits
@@ -81,12 +82,11 @@ def test_trivial_run(rt: Runtime) -> None:
 
 
 def test_unguarded_loop_is_killed_at_the_deadline(rt: Runtime) -> None:
-    start = time.monotonic()
+    clock = Clock()
     r = go(rt, py("while True:\n    pass"), timeout_ms=300)
-    elapsed = time.monotonic() - start
     assert r.error is not None and r.error.kind == "timeout", r.error
-    assert "killed" in r.error.message
-    assert elapsed < 0.3 + 0.2 + 1.0
+    assert "killed" in r.error.message  # the deadline's kill ended a loop that never ends
+    assert_prompt(clock, 0, in_process=False)
     assert go(rt, "(+ 1 2)").value == 3  # replaced, still serving
 
 
@@ -99,8 +99,9 @@ def test_cancel_kills_an_unresponsive_worker(rt: Runtime) -> None:
     threading.Timer(0.1, token.cancel).start()
     start = time.monotonic()
     r = go(rt, py("while True:\n    pass"), cancel=token, timeout_ms=20_000)
+    # "abort", not "timeout": the cancel ended the run before its 20 s deadline
     assert r.error is not None and r.error.kind == "abort"
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < HANG_GUARD_S
     assert go(rt, "(+ 1 2)").value == 3
 
 

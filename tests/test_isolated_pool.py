@@ -142,7 +142,7 @@ def test_a_run_that_times_out_in_the_queue_says_so() -> None:
             time.sleep(0.01)
         start = time.monotonic()
         r = go(rt, "(+ 1 2)", timeout_ms=300)
-        assert time.monotonic() - start < 5
+        assert time.monotonic() - start < 15
         assert r.error is not None and r.error.kind == "timeout"
         assert r.error.code == "queue_timeout"
         assert "waited" in r.error.message and "never started" in r.error.message
@@ -239,7 +239,7 @@ def test_the_deadline_holds_while_a_sync_tool_blocks() -> None:
     with isolated(pool_size=1) as rt:
         start = time.monotonic()
         r = go(rt, "(tool/stuck {})", {"stuck": lambda _: release.wait(20)}, timeout_ms=300)
-        assert time.monotonic() - start < 5
+        assert time.monotonic() - start < 10
         assert r.error is not None and r.error.kind == "timeout"
         release.set()  # the late result is discarded
         assert go(rt, "(+ 1 2)").value == 3
@@ -258,7 +258,7 @@ def test_a_cancel_holds_while_a_sync_tool_blocks() -> None:
             timeout_ms=30_000,
             cancel=token,
         )
-        assert time.monotonic() - start < 5
+        assert time.monotonic() - start < 10
         assert r.error is not None and r.error.kind == "abort"
         release.set()
         time.sleep(0.1)

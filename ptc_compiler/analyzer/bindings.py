@@ -1,5 +1,4 @@
-"""Binding forms: destructuring, let, loop/recur, if-let & co., for/doseq (target §5.6,
-§5.7, §5.13, §5.14, §6).
+"""Binding forms: destructuring, let, loop/recur, if-let & co., for/doseq.
 
 Every pattern becomes flat simple bindings whose values call the `ds_*` helpers of
 `ptc_runtime.destructure` through `ir.RtCall`; only plain idents reach the IR.

@@ -32,7 +32,7 @@ def form_key(form: Form) -> Hashable:
     """A structural key: equal for forms that are written the same (spans ignored).
 
     Unlike form equality it keeps `true`, `1` and `1.0` apart, and it makes every
-    `#"..."` and `#(...)` occurrence distinct (target §3.7).
+    `#"..."` and `#(...)` occurrence distinct.
     """
     t = type(form)
     if t is KeywordForm:

@@ -1,5 +1,5 @@
 """Control forms: do, if, if-not, when, when-not, cond, case, condp, and, or,
-return, fail, quote, comment (target §5.1-5.5, §5.15, §5.17, §5.18)."""
+return, fail, quote, comment."""
 
 from __future__ import annotations
 
@@ -181,7 +181,7 @@ def analyze_condp(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node
     p_temp, v_temp = an.fresh("pred"), an.fresh("condp")
     p_local, v_local = ir.Local(p_temp, form.span), ir.Local(v_temp, form.span)
     # Clauses are `test result`, `test :>> result-fn` (the fn gets the predicate's truthy
-    # value, target §14 GAP-S38: Clojure's behaviour) or a lone trailing default.
+    # value, Clojure's behaviour) or a lone trailing default.
     parsed: list[tuple[Form, Form, bool]] = []
     default_form: Form | None = None
     i = 0

@@ -46,7 +46,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9]")
 #: Builtins whose argument, when a bare or qualified symbol, is passed as its name.
 _AUTO_QUOTE = frozenset({"doc", "dir", "export-meta", "source"})
 
-#: Calls that would build an infinite sequence (decision 22): name -> infinite arg count.
+#: Calls that would build an infinite sequence: name -> infinite arg count.
 _INFINITE = {"range": 0, "repeat": 1, "cycle": 1, "iterate": 1}
 _INFINITE_HINT = {
     "range": "give a bound: (range n) or (range start end)",

@@ -1,5 +1,4 @@
-"""Functions and definitions: fn (multi-arity), #(), def, defonce, defn (target §5.8-5.12,
-decision 20)."""
+"""Functions and definitions: fn (multi-arity), #(), def, defonce, defn."""
 
 from __future__ import annotations
 
@@ -148,7 +147,7 @@ def analyze_fn(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
 
 
 def analyze_short_fn(an: Analyzer, form: ShortFn, ctx: Ctx) -> ir.Node:
-    """`#(...)`: the body is always a call of its first form (decision 10)."""
+    """`#(...)`: the body is always a call of its first form."""
     if ctx.short is not None:
         raise error(
             "invalid_form",
@@ -311,7 +310,7 @@ def analyze_defn(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node:
 
 
 def _contract(text: str, arities: tuple[ir.FnArity, ...], span: Span, name: str) -> str:
-    """Parse a `:signature`, check it fits the fn (spec §8), return its contract data."""
+    """Parse a `:signature`, check it fits the fn, return its contract data."""
     from ptc_compiler.signatures import SignatureError, parse
     from ptc_runtime.contracts.data import to_text
 

@@ -1,8 +1,8 @@
 """Symbol resolution: locals, user definitions, builtins, namespaces, Java names, hints.
 
-Plain symbols resolve local -> user definition -> builtin (target §7.1). Qualified
+Plain symbols resolve local -> user definition -> builtin. Qualified
 builtin references (`str/join`) bypass locals and definitions. Anything unresolved is
-an `unbound_var` analysis error carrying the hints of target §10.3.
+an `unbound_var` analysis error carrying the most useful hint (a near name, the right namespace).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 _HISTORY = {"*1": 1, "*2": 2, "*3": 3}
 
-#: Java classes of the closed interop surface (target §8), by their short name.
+#: Java classes of the closed interop surface, by their short name.
 JAVA_CLASSES = frozenset(
     {
         "Math",
@@ -373,7 +373,7 @@ def _close(name: str, candidates: list[str]) -> str | None:
 
 
 def unbound(an: Analyzer, sym: Symbol, ctx: Ctx) -> AnalysisError:
-    """The undefined-symbol error with the most useful hint (target §10.3)."""
+    """The undefined-symbol error with the most useful hint."""
     name = sym.name
     hint: str | None
     if name in ("defn-", "ns"):

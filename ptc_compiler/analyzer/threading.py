@@ -1,4 +1,4 @@
-"""Threading macros: -> ->> as-> cond-> cond->> some-> some->> (target §5.16).
+"""Threading macros: -> ->> as-> cond-> cond->> some-> some->>.
 
 Threading rewrites forms, then analyzes the result, so the head of a list step is
 re-analyzed after splicing and special forms work inside threads. Intermediate values

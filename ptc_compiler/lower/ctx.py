@@ -194,7 +194,7 @@ def _pull(body: list[ast.stmt], due: int) -> ast.For:
 
 
 def fuel_check() -> list[ast.stmt]:
-    """One step of the budget (decision 1) at a fn entry or a `for` element.
+    """One step of the budget at a fn entry or a `for` element.
 
     `for t0 in FUEL: break` pulls one step from the fuel iterator (`ptc_runtime.context.Fuel`);
     an empty chunk runs the `else`, which charges the step and refills.
@@ -213,7 +213,7 @@ def fuel_loop(body: list[ast.stmt], *, breaks: bool, entry_free: bool) -> list[a
     (hence `due=0`). `breaks`: the body leaves with `break` (a value sink), which must
     then leave the `while` too.
 
-    The first pass pulls a step as well, but decision 1 charges only the back-edges:
+    The first pass pulls a step as well, but the step budget charges only the back-edges:
     with `entry_free` (a `loop`), `for t0 in CREDIT: break` first takes one credit, which
     the runtime subtracts from the pulled steps at the next refill or at the end of the
     run. A pull from a never-exhausted iterator is the cheapest effect CPython can

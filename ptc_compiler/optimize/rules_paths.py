@@ -160,7 +160,7 @@ def bound_below(bound: set[str], stack: list[ir.Node]) -> frozenset[str]:
 def keyword_read(e: Emitter, k: Keyword, m: ast.expr, default: list[ast.expr]) -> ast.expr:
     """`(:k m default?)` / `(get m :k default?)`: the flexible read of a constant keyword.
 
-    A name without `-` has only two spellings a dict can hold (decision 5), so
+    A name without `-` has only two spellings a dict can hold, so
     `rt_kfield` gets the name as a constant and reads a dict with two C-level probes;
     other names take `rt_kdash`, given the `_` spellings too (up to four probes).
     """

@@ -1,4 +1,4 @@
-"""Preludes: libraries of PTC-Lisp compiled once, loaded fast (agent-design §1, docs/preludes.md).
+"""Preludes: libraries of PTC-Lisp compiled once, loaded fast (docs/preludes.md).
 
     from ptc_compiler.prelude import Environment, compile_to_dir, load_bundle
 

@@ -1,4 +1,4 @@
-"""Component source -> checked metadata + one Python module (agent-design §1.1-1.7).
+"""Component source -> checked metadata + one Python module.
 
 The header (`ns` form) is read and checked by `header`; this module compiles the
 definitions that follow it.

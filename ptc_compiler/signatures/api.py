@@ -1,4 +1,4 @@
-"""The validation entry points of spec §1: signature (or its text) + value -> errors."""
+"""The validation entry points: signature (or its text) + value -> errors."""
 
 from __future__ import annotations
 

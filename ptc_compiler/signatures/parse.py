@@ -1,9 +1,9 @@
-"""Signature text -> `Signature` (spec §2-5).
+"""Signature text -> `Signature` (syntax: docs/signatures.md).
 
-The grammar lives in `grammar/signature.lark`; lark's LALR parser builds the IR directly
-through an inline transformer. Two checks run outside the grammar: the nesting bound (a linear
-pre-scan, so even 100 000 brackets are rejected at once and no recursion ever runs deep) and
-duplicate names per scope after `-` -> `_` normalisation.
+The grammar lives in `ptc_compiler/grammar/signature.lark`; lark's LALR parser builds the
+IR directly through an inline transformer. Two checks run outside the grammar: the nesting
+bound (a linear pre-scan, so even 100 000 brackets are rejected at once and no recursion ever
+runs deep) and duplicate names per scope after `-` -> `_` normalisation.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`Signature` -> canonical one-line text (spec §11); ``parse(render(s)) == s``.
+"""`Signature` -> canonical one-line text; ``parse(render(s)) == s``.
 
 Canonical form: ``(name T, name T) -> T``, ``() -> T`` without parameters, maps
 ``{name T, name T}``, lists ``[T]``, ``?`` attached after the type, names as declared,

@@ -1,4 +1,4 @@
-"""JSON Schema both ways (spec §9-10).
+"""JSON Schema both ways.
 
 `to_json_schema` projects a signature side to a Draft 2020-12 schema for model-visible tool
 definitions: typed maps (and the parameter object) closed, optional types nullable and not
@@ -187,7 +187,7 @@ def _convert_object(node: Mapping[str, object], path: list[str | int], depth: in
 
 
 def from_json_schema(schema: object) -> Signature:
-    """An output-only contract from a schema of the supported subset (spec §10).
+    """An output-only contract from a schema of the supported subset.
 
     Non-required properties become optional (`T?`, so `null` is accepted too); objects with
     ``additionalProperties: false`` become closed maps. Raises `SchemaConversionError`.

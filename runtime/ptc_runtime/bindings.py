@@ -1,4 +1,4 @@
-"""Host functions exposed to programs as namespaces (seed 003 bindings).
+"""Host functions exposed to programs as namespaces (bindings).
 
 A `BindingNamespace` is a name (`tool` by default: programs call `(tool/name {...})`)
 and a mapping from *exact string* member names to host callables. Members are looked

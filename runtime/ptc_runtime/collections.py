@@ -526,7 +526,7 @@ def conj(coll: object, x: object, who: str = "conj") -> object:
             return out
         if x is None:
             # Clojure conjoins nil onto a map as no entries at all, so
-            # (into {} (map #(when (ok? %) [k v]) xs)) drops the nils (target §14 GAP-S76).
+            # (into {} (map #(when (ok? %) [k v]) xs)) drops the nils.
             return coll
         raise PtcError(
             "type_error", f"{who}: a map takes [key value] entries or maps, got {kind_name(x)}"
@@ -557,7 +557,7 @@ def as_fn(f: object, who: str = "call") -> Callable[..., Any]:
 
 
 def _vector_as_fn(v: list[object] | PVec) -> Callable[..., Any]:
-    """`([10 20] 1)`: a vector called with an index (Clojure; GAP-S13 fixed)."""
+    """`([10 20] 1)`: a vector called with an index (as in Clojure)."""
 
     def vector_as_fn(i: object) -> object:
         if type(i) is not int:

@@ -47,7 +47,7 @@ FAST_CHUNK_S = 0.001
 Fuel = Iterator[None]
 
 #: The loop-entry credits (the global `CREDIT`). The `for` driving a `loop` pulls a step
-#: for the first pass too, which decision 1 does not charge (only the back-edges cost):
+#: for the first pass too, which the step budget does not charge (only the back-edges cost):
 #: a `loop` entry first takes a credit, `for t0 in CREDIT: break`, and the runtime gives
 #: the credits taken back when it accounts the pulled steps (`refill`, `settle`). A credit
 #: iterator starts at `CREDITS` and never runs out; it stays the module's `CREDIT` for
@@ -455,7 +455,7 @@ def uninstall(token: contextvars.Token[RunContext]) -> None:
 
 
 def emit_line(text: str) -> None:
-    """`println`: capture one line (cut to the line cap, suffixed as target §7.6 says)."""
+    """`println`: capture one line (cut to the line cap, with a suffix saying so)."""
     ctx = current()
     cap = ctx.print_line_chars
     if len(text) > cap:

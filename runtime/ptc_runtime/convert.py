@@ -3,7 +3,7 @@
 * `from_host`: Python/JSON values (tool results, `data/` values) into PTC values.
   Valid dicts and lists are used as they are (checked, never copied); only the parts
   that need converting (tuples, boolean keys, sets, dict subclasses) are rebuilt.
-* `to_tool_args`: target §7.3 normalisation of a tool's argument map.
+* `to_tool_args`: the normalisation of a tool's argument map.
 * `to_json_value`: a PTC value as plain JSON-able Python for the public result.
 
 Java temporal values leave as their canonical text (`"2024-01-31"`); host data

@@ -2,7 +2,7 @@
 
 The analyzer turns every pattern into flat `let` bindings whose values call these
 helpers through `ir.RtCall`. Sequential patterns read positions of a vector (or nil);
-map patterns read keys flexibly (target §4.6) and tell an absent key from a present
+map patterns read keys flexibly and tell an absent key from a present
 nil for `:or` defaults. Shape mismatches raise `PtcError("destructure_error", ...)`
 naming the kind of value, never the value itself.
 """
@@ -20,7 +20,7 @@ from ptc_runtime.lookup import NOT_FOUND, find_key
 def check_vec(value: object) -> object:
     """What a sequential pattern reads: a vector, a string or nil, as is.
 
-    A string is read by character (Clojure destructures strings; GAP-S87): `nth`, `rest` and
+    A string is read by character (Clojure destructures strings): `nth`, `rest` and
     `rest_map` index it like a vector, and `:as` binds the string itself, as in Clojure.
     """
     if value is None or is_vector(value) or type(value) is str:

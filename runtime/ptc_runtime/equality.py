@@ -1,6 +1,6 @@
 """PTC `=`, the hash consistent with it, and the natural order used by `compare`/`sort`.
 
-One equality everywhere (decision 4): numbers by value (`(= 1 1.0)`), booleans never
+One equality everywhere: numbers by value (`(= 1 1.0)`), booleans never
 equal numbers, NaN equals nothing, keywords never equal strings, vectors element-wise
 (list and `PVec` alike), maps by keys and values (dict and `PMap` alike), sets by
 members. All walks use explicit stacks, so deep values never hit Python's recursion
@@ -217,7 +217,7 @@ def _cmp_atoms(a: object, b: object) -> int:
 
 
 def compare(a: object, b: object) -> int:
-    """Natural order (target §4.4): -1, 0 or 1; incomparable kinds raise `type_error`.
+    """Natural order: -1, 0 or 1; incomparable kinds raise `type_error`.
 
     A pair of vectors compared equal is remembered (by identity) for the rest of the
     walk: two equal DAGs that unfold to 2^64 paths cost their distinct pairs, as in `eq`.

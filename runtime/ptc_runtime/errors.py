@@ -1,7 +1,7 @@
 """Errors a PTC-Lisp program can cause, and the control signals `return` / `fail`.
 
 Every failure the *program* causes is a `PtcError`: it carries a stable `code`
-(the reference's reason, e.g. ``"type_error"``), the seed-003 `kind`
+(the reference's reason, e.g. ``"type_error"``), the run contract's `kind`
 (``"exception"``, ``"timeout"``, ``"abort"`` ...), a bounded message that is safe to
 show a model (no Python reprs, tracebacks or host paths), and the source position
 when known. Anything else raised while a program runs is a bug of ours and is
@@ -14,7 +14,7 @@ from typing import Final
 
 MAX_MESSAGE_CHARS: Final = 512
 
-#: The failure kinds of seed 003 (the run contract).
+#: The failure kinds of the run contract.
 KINDS: Final = frozenset(
     {
         "exception",

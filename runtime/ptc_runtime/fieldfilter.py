@@ -6,7 +6,7 @@ so a dict has only two spellings to probe: see `rt.kfield`) into this helper ins
 of a `for` loop: the test is the same expression, run by a comprehension instead of
 the interpreter's loop and a call per element.
 
-The step budget is kept exactly (decision 1): one step per element, taken from the same
+The step budget is kept exactly: one step per element, taken from the same
 fuel chunks in the same order. The loop pulls a step, then tests the element; here the
 steps still in the chunk are pulled at once, then those elements are tested. The test
 reads a field and compares it with a literal, which cannot fail and has no effects, so

@@ -1,4 +1,4 @@
-"""Run limits (target §12 with decision 1) and the bounded JSON boundary.
+"""Run limits and the bounded JSON boundary.
 
 `Limits` holds every budget a run is held to, with its default. `encode_json` is the
 one way a value crosses a JSON boundary (completion value, tool arguments and
@@ -33,7 +33,7 @@ class Limits:
     value, or (only `print_line_chars`, display text) cuts visibly; a new field needs a
     row in that table (`tests/test_limits_documented.py` checks it)."""
 
-    max_steps: int = 10_000_000  # decision 1: loop passes, for elements and fn calls
+    max_steps: int = 10_000_000  # loop passes, for elements and fn calls
     default_timeout_ms: int = DEFAULT_TIMEOUT_MS  # omitted timeout
     max_timeout_ms: int = MAX_TIMEOUT_MS  # numeric timeouts are capped to this
     allow_no_deadline: bool = True  # timeout None accepted (trusted direct use)
@@ -45,7 +45,7 @@ class Limits:
     tool_result_bytes: int = 1_000_000  # one tool call's JSON result
     memory_bytes: int = 2_000_000  # retained definitions of one state owner
     history_bytes: int = 1_000_000  # each *1/*2/*3 value and their aggregate
-    parallel_timeout_ms: int = 30_000  # decision 7: one pmap/pcalls, clamped by the run
+    parallel_timeout_ms: int = 30_000  # one pmap/pcalls, clamped by the run
     parallel_workers: int = 8  # live pmap/pcalls workers per run, across nesting
     program_bytes: int = 1_000_000  # source size
     compile_timeout_ms: int = 3_000  # wall clock of one compile (on the host, both modes)

@@ -1,4 +1,4 @@
-"""Flexible key reads (target §4.6, decision 5).
+"""Flexible key reads.
 
 A read of key `k` in a map tries the exact key, then the other spelling (keyword `:k`
 <-> string `"k"`), then, when the name contains `-`, the name with `_` for every `-`

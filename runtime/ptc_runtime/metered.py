@@ -1,6 +1,6 @@
 """Step and deadline accounting for the callbacks builtins call in their loops.
 
-A compiled fn pulls its own step at entry (decision 1), so a loop of `map` over one is
+A compiled fn pulls its own step at entry, so a loop of `map` over one is
 charged by the fn itself. A builtin used as a value (`str`, a keyword, `(comp ...)`,
 `(partial ...)`, a set or a map as a function) charges nothing itself: without help
 `(map str (range 10000000))` would run past its deadline and ignore a cancel. So every

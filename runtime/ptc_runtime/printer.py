@@ -1,6 +1,6 @@
 """Printing values: `pr_str` (readable, as `pr-str`) and `str_` (display, as `str`).
 
-Floats follow Java's `Double.toString`, as Clojure prints them (decision 2): plain
+Floats follow Java's `Double.toString`, as Clojure prints them: plain
 decimals for magnitudes in [1e-3, 1e7), computerised scientific notation otherwise
 (`1.0E7`, `1.0E-4`), `##Inf`/`##-Inf`/`##NaN` readably and `Infinity`/`-Infinity`/`NaN`
 in `str`. Maps print in insertion order with `, ` between entries. The printer is

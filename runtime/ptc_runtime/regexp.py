@@ -33,7 +33,7 @@ import regex as _regex
 
 from ptc_runtime.errors import LimitExceeded, PtcError
 
-#: Longest pattern source, in UTF-8 bytes (target §9.15).
+#: Longest pattern source, in UTF-8 bytes.
 MAX_PATTERN_BYTES: Final = 256
 #: Deepest nesting of groups in a pattern.
 MAX_REGEX_NESTING: Final = 32

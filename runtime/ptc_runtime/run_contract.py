@@ -1,4 +1,4 @@
-"""The run contract's types (seed 003 in Python): request, spec, result, failure.
+"""The run contract's types (in Python): request, spec, result, failure.
 
 Plain data shared by the runtime (`ptc_runtime.runtime`), the result builders
 (`ptc_runtime.completion`) and the isolated pool (`ptc_runtime.worker.pool`); this
@@ -71,7 +71,7 @@ def output_entries(raw: list[str | PtcImage]) -> tuple[OutputText | OutputImage,
 
 @dataclass(frozen=True, slots=True)
 class RunFailure:
-    """Why a run failed: seed-003 `kind`, bounded `message`, PTC `code`, position."""
+    """Why a run failed: run-contract `kind`, bounded `message`, PTC `code`, position."""
 
     kind: Kind
     message: str
@@ -131,7 +131,7 @@ class RunResult:
 
 @dataclass(frozen=True, slots=True)
 class RunRequest:
-    """Caller inputs for one program (seed 003 PtcRunRequest)."""
+    """Caller inputs for one program (a `PtcRunRequest`)."""
 
     program: str
     bindings: tuple[BindingNamespace, ...] = ()

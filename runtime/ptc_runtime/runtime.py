@@ -1,9 +1,9 @@
-"""The run provider (seed 003 `PtcRuntime`): request -> resolve -> spec -> run -> result.
+"""The run provider (`PtcRuntime`): request -> resolve -> spec -> run -> result.
 
 `Runtime.resolve(request)` validates the caller's choices and applies the provider's
 defaults and caps (it raises `ValueError`/`TypeError` only for caller misuse);
 `Runtime.run(spec)` never raises for anything the program does: every outcome is a
-`RunResult` whose `error` carries a seed-003 `kind` and a bounded message.
+`RunResult` whose `error` carries a run-contract `kind` and a bounded message.
 
 The runtime package never imports the compiler: a `Runtime` is given a `compiler`
 callable (source, granted tool names, existing user names) -> object with `.code`
@@ -47,7 +47,7 @@ from ptc_runtime.workdir import resolve_cwd
 
 
 class Runtime:
-    """A PTC-Lisp run provider (seed 003 `PtcRuntime`), in-process or isolated."""
+    """A PTC-Lisp run provider (`PtcRuntime`), in-process or isolated."""
 
     language: Final = "ptc-lisp"
 

@@ -1,4 +1,4 @@
-"""The run contract of seed 003 in Python, under one name (a facade).
+"""The run contract in Python, under one name (a facade).
 
 The pieces live in modules named for their responsibility:
 

@@ -1,4 +1,4 @@
-"""Retained environments of state owners (target §11: each run is a transaction).
+"""Retained environments of state owners (each run is a transaction).
 
 An `Environment` holds one owner's user namespace (`ns`: name -> value, `nsc`: the same
 vars as generated code names them, see `ptc_runtime.uservars`) and the turn history

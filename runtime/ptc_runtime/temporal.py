@@ -1,4 +1,4 @@
-"""Java temporal values of the interop surface (target §8.5): LocalDate, Instant,
+"""Java temporal values of the interop surface: LocalDate, Instant,
 Duration and the legacy java.util.Date.
 
 Each class is immutable, slotted and hashable, equal by value within its class only,
@@ -9,7 +9,7 @@ the identity hash: `#object[java.time.LocalDate "2024-01-31"]`, and `#inst "..."
 a legacy Date. `order_key()` orders two values of one class chronologically.
 
 The parsers follow `java.time`'s strict ISO formatters; the legacy Date grammar is a
-closed, bounded subset of `Date.parse` (DIV-51, decision 16), documented on
+closed, bounded subset of `Date.parse`, documented on
 `parse_legacy_date`. Calendar arithmetic is proleptic Gregorian over plain integers,
 so the whole Java range works; a legacy Date before 1582-10-15 displays in the Julian
 calendar, as Java's does. Failures are `PtcError`s with Java codes and the message

@@ -141,7 +141,7 @@ def test_CON_02_admission_is_bounded_by_the_run_deadline() -> None:
     router.close()
     assert info.value.code == "evaluation_unavailable"
     assert info.value.details["reason"] == "deadline"
-    assert time.monotonic() - t0 < 5  # not the 60 s admission timeout
+    assert time.monotonic() - t0 < 30  # not the 60 s admission timeout
     assert len(b.requests) == 1
 
 

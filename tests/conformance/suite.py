@@ -20,6 +20,7 @@ except under ``CI=true``, where it always runs fresh.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -122,21 +123,31 @@ def run_oracle(programs: list[Program], command: list[str]) -> tuple[dict[str, O
     cached = cache_dir / f"{key}.out"
     fresh = os.environ.get("CI") == "true"
     elapsed = 0.0
-    if fresh or not cached.exists():
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        batch_file = cache_dir / f"{key}.batch"
-        batch_file.write_text(batch, encoding="utf-8")
-        started = time.monotonic()
-        proc = subprocess.run(
-            [*command, str(RUNNER), str(batch_file)],
-            capture_output=True, text=True, encoding="utf-8", timeout=600, check=False,
-        )
-        elapsed = time.monotonic() - started
-        if proc.returncode != 0:
-            raise RuntimeError(f"Clojure runner failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
-        tmp = cached.with_suffix(".tmp")
-        tmp.write_text(proc.stdout, encoding="utf-8")
-        tmp.replace(cached)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    # Under pytest-xdist every worker asks for the batch: a lock lets one run Clojure while
+    # the others wait for its output, and "fresh" (CI) means once per test run, not per worker.
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID", f"pid{os.getpid()}")
+    stamp = cache_dir / f"{key}.{run_id}.done"
+    with open(cache_dir / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not cached.exists() or (fresh and not stamp.exists()):
+            batch_file = cache_dir / f"{key}.{os.getpid()}.batch"
+            batch_file.write_text(batch, encoding="utf-8")
+            started = time.monotonic()
+            proc = subprocess.run(
+                [*command, str(RUNNER), str(batch_file)],
+                capture_output=True, text=True, encoding="utf-8", timeout=600, check=False,
+            )
+            elapsed = time.monotonic() - started
+            batch_file.unlink(missing_ok=True)
+            if proc.returncode != 0:
+                raise RuntimeError(
+                    f"Clojure runner failed ({proc.returncode}):\n{proc.stderr[-4000:]}"
+                )
+            tmp = cache_dir / f"{key}.{os.getpid()}.tmp"
+            tmp.write_text(proc.stdout, encoding="utf-8")
+            tmp.replace(cached)
+            stamp.touch()
     results: dict[str, OracleResult] = {}
     for entry in edn.read_all(cached.read_text(encoding="utf-8")):
         assert isinstance(entry, list) and len(entry) == 4, entry

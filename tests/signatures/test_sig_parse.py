@@ -248,10 +248,10 @@ def test_mixed_depth_counts_every_constructor() -> None:
 
 @pytest.mark.parametrize("text", ["[" * 100_000, "{a " * 100_000, "[" * 100_000 + "]" * 100_000])
 def test_huge_nesting_rejected_promptly(text: str) -> None:
-    t0 = time.perf_counter()
+    cpu = time.process_time()  # CPU, not wall: load slows the parse, not its cost
     with pytest.raises(SignatureError):
         sigs.parse(text)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - cpu < 1.0
 
 
 def test_many_fields_and_long_names() -> None:

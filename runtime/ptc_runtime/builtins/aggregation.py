@@ -4,7 +4,7 @@ distinct-by min-key max-key combinations zip`.
 Results are built with mutable dicts and lists and handed back finished (performance
 notes, point 2). Keys given as keywords or strings are flexible field reads, vectors are
 paths, anything else a function (`keyed.key_values`). Map keys of results follow the
-one-equality rule (decision 4): `1` and `1.0` group together, `true` and `1` do not.
+one-equality rule: `1` and `1.0` group together, `true` and `1` do not.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Arithmetic builtins: `+ - * / inc dec quot rem mod abs max min`.
 
 Numbers are `int` (arbitrary precision) and `float` (IEEE). Booleans and nil are type
-errors, never numbers. `/` always returns a float (decision 26); integer division by
+errors, never numbers. `/` always returns a float; integer division by
 zero is an `arithmetic_error`, float results follow IEEE, including overflow to
-infinity (decision 3).
+infinity.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _add2(a: int | float, b: int | float) -> int | float:
         return _float(a) + _float(b)
 
 
-#: Largest integer product computed (decision 27: integers are arbitrary precision, but a
+#: Largest integer product computed (integers are arbitrary precision, but a
 #: program must not square its way to a gigabyte number). Checked before multiplying.
 MAX_PRODUCT_BITS = 1_000_000
 
@@ -62,7 +62,7 @@ def _mul2(a: int | float, b: int | float) -> int | float:
 
 
 def _div2(a: int | float, b: int | float) -> float:
-    # Decision 3: only integer-by-integer division by zero is an error; a float operand
+    # Only integer-by-integer division by zero is an error; a float operand
     # on either side makes it IEEE (Clojure: (/ 1.0 0) is ##Inf).
     if type(b) is int and type(a) is int:
         if b == 0:

@@ -2,7 +2,7 @@
 
 Shift counts and bit indexes must be non-negative integers (a type error otherwise,
 never Java's masking). Results that would exceed `MAX_BITS` fail with
-`memory_exceeded` before Python allocates them (sandbox design §3.6).
+`memory_exceeded` before Python allocates them.
 """
 
 from __future__ import annotations

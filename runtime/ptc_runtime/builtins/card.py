@@ -1,4 +1,4 @@
-"""The language card and `docs/builtins.md`, generated from the registry (decision 8).
+"""The language card and `docs/builtins.md`, generated from the registry.
 
 `language_card()` is the compact model-visible list (names, arities, one-line docs,
 grouped by domain); `builtins_markdown()` is the contributor reference. Regenerate

@@ -26,7 +26,7 @@ from ptc_runtime.lookup import contains_key, get_flexible, get_in
 
 DECLS: list[BuiltinSpec] = []
 
-#: Also reachable as set/... and clojure.set/... (target §9.18).
+#: Also reachable as set/... and clojure.set/....
 _CORE_SET: tuple[Group, ...] = ("core", "set")
 
 

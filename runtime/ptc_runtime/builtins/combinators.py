@@ -1,5 +1,5 @@
 """Function combinators: `apply comp partial complement constantly every-pred some-fn
-fnil juxt` (target §9.16).
+fnil juxt`.
 
 Every function argument may be any PTC callable (`as_fn`: fns, builtins, keywords,
 sets, maps) and is checked when the combinator is built, so `(comp nil)` fails where it

@@ -1,7 +1,7 @@
 """Equality and ordering builtins: `= == not= < > <= >= compare`.
 
-`=` is PTC equality (`equality.eq`); the numeric chains accept numbers only (target
-§4.4) and are false whenever NaN takes part; `compare` is the natural order.
+`=` is PTC equality (`equality.eq`); the numeric chains accept numbers only and are false
+whenever NaN takes part; `compare` is the natural order.
 """
 
 from __future__ import annotations

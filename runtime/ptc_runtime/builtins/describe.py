@@ -1,4 +1,4 @@
-"""`describe`: a bounded, JSON-encodable summary of a value's shape (target §9.5).
+"""`describe`: a bounded, JSON-encodable summary of a value's shape.
 
 The result is a keyword-keyed map: `:type`, `:count`, and for a collection of maps a
 per-key summary (`:present :pct :types :examples :distinct_count`). At most

@@ -1,4 +1,4 @@
-"""`format`: our own Java `String.format` subset (target §9.14), never Python's.
+"""`format`: our own Java `String.format` subset, never Python's.
 
 A directive is `%[index$][flags][width][.precision]conversion` with conversions
 `s S d x X o f e E b B c n %` and flags `- 0 + space , (`. Width and precision are

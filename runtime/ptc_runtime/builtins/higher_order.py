@@ -1,8 +1,8 @@
-"""Higher-order sequence builtins (target §9.10): `mapv mapcat map-indexed filterv remove
+"""Higher-order sequence builtins: `mapv mapcat map-indexed filterv remove
 keep keep-indexed reduce-kv some every? not-any? not-every? tree-seq`.
 
 All are eager and return vectors. Function arguments may be any PTC callable (`as_fn`);
-`map`/`mapv`/`mapcat` take any number of collections (decision 13). `tree-seq` is the
+`map`/`mapv`/`mapcat` take any number of collections. `tree-seq` is the
 one builtin whose output is not bounded by its input, so it counts the nodes it visits.
 """
 

@@ -1,4 +1,4 @@
-"""Introspection: `doc dir apropos export-meta source` (target §7.7, §9.21).
+"""Introspection: `doc dir apropos export-meta source`.
 
 Builtins are described from the registry. Prelude exports come from a `PreludeIndex`
 the host installs for a run with `use_prelude` (a context variable, so concurrent runs

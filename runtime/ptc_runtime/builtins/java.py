@@ -1,10 +1,10 @@
-"""The closed Java interop surface, part 1 (target §8.1-8.4): parsers, constants,
+"""The closed Java interop surface, part 1: parsers, constants,
 `Math/...`, `java.lang.String` methods and `System/currentTimeMillis`.
 
 Entries keep their Java names (group "java", never bare) and Java semantics: errors
 instead of signal values, UTF-16 code-unit indexes for String methods. Failures are
 `PtcError`s whose message starts "Java interop error: ". `Math/...` returns plain
-integers and floats (decision 24). Constants are registered with the value itself as
+integers and floats. Constants are registered with the value itself as
 the entry, so `Double/NaN` in value position is the float.
 """
 

@@ -1,4 +1,4 @@
-"""The closed Java interop surface, part 2 (target §8.5): dates and times.
+"""The closed Java interop surface, part 2: dates and times.
 
 Constructors `LocalDate/parse`, `Instant/parse`, `Duration/between` and
 `java.util.Date.`, and the instance methods of those classes. Methods are owned by

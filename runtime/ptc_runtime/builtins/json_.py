@@ -1,7 +1,7 @@
-"""JSON builtins: `json/parse-string json/parse-lines json/generate-string` (§9.20).
+"""JSON builtins: `json/parse-string json/parse-lines json/generate-string`.
 
 Parsing never raises (DIV-23): bad text, `NaN`, too deep or too large input gives nil.
-Objects become maps with string keys in document order (decision 14). Generating
+Objects become maps with string keys in document order. Generating
 refuses what JSON cannot say (keyword values, sets, functions, non-finite floats,
 non-scalar keys, keys that collide once encoded) with a `type_error` naming the path.
 """

@@ -1,13 +1,13 @@
 """Key extraction and natural-order sorting shared by the `*-by` builtins.
 
 `key_values(spec, items, who)` computes every item's key once: a keyword or string
-`spec` is a flexible field read (target §4.6), a vector is a path (`get-in`), anything
+`spec` is a flexible field read, a vector is a path (`get-in`), anything
 else a PTC callable (`as_fn`). Plucking a field from plain dicts runs as one list
 comprehension (the common `(sort-by :price orders)` on JSON data whose keys are strings);
 on a record list (`ptc_runtime.records`) a keyword field is read by its string spelling
 at once, in C, without first probing the keyword.
 
-`natural_order(keys, descending)` sorts indexes by natural order (§4.4) with
+`natural_order(keys, descending)` sorts indexes by natural order with
 `sorted(key=...)` whenever the keys are all numbers, all strings, all keywords or all
 booleans (plus nils, which sort first); mixed or nested keys fall back to `compare`.
 """

@@ -1,8 +1,8 @@
-"""Map builtins (target §9.12): `assoc-in update update-in merge merge-with select-keys
+"""Map builtins: `assoc-in update update-in merge merge-with select-keys
 entries key val update-keys update-vals`.
 
-Reads are flexible (§4.6); every key-addressed write follows the one-logical-key rule
-(decision 5): it writes the key a flexible read finds, if there is one, so
+Reads are flexible; every key-addressed write follows the one-logical-key rule
+: it writes the key a flexible read finds, if there is one, so
 `(update {"n" 1} :n inc)` is `{"n" 2}`. Nested writes copy only the containers on the
 path. Merges build one mutable dict and hand it back.
 """

@@ -3,7 +3,7 @@
 Also the quote-suffixed aliases `+' -' *' inc' dec'` (integers never overflow, so
 they are the plain operators). Bare `floor`/`ceil`/`round`/`trunc` return integers
 and pass `##Inf`/`##NaN` through; `sqrt` and `pow` return floats with Java
-`Math.sqrt`/`Math.pow` special cases (decision 3: IEEE results, never an error).
+`Math.sqrt`/`Math.pow` special cases (IEEE results, never an error).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Sorting builtins: `sort sort-by`.
 
-Both are stable. The order is natural (§4.4) by default; a comparator may be `:asc`,
+Both are stable. The order is natural by default; a comparator may be `:asc`,
 `:desc`, a boolean predicate such as `>` (truthy: the first argument goes first) or a
 function returning a number (negative or zero: the first argument goes first).
 `sort-by` computes each element's key once, then sorts indexes with `sorted(key=...)`;

@@ -1,4 +1,4 @@
-"""Output: `println` captures one line in the run context (target §7.6)."""
+"""Output: `println` captures one line in the run context."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`pmap` and `pcalls` (target §9.19, decision 7): concurrent applications.
+"""`pmap` and `pcalls`: concurrent applications.
 
 Each application runs on a worker thread with its own child run context: a read-only
 snapshot of the user namespace (its `def`s are discarded), its own output buffer

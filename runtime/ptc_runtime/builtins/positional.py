@@ -1,8 +1,8 @@
 """Construction and positional access: `repeat seq empty zipmap array-map butlast ffirst fnext
-nfirst nnext peek pop find subvec not-empty distinct?` (target §9.7, §9.8, §9.11).
+nfirst nnext peek pop find subvec not-empty distinct?`.
 
 Indexes never raise (DIV-26): `subvec` clamps, `pop` of `[]` is nil. Maps and sets give
-their `[k v]` entries / elements in insertion order (decision 6) wherever a sequence is
+their `[k v]` entries / elements in insertion order wherever a sequence is
 expected.
 """
 

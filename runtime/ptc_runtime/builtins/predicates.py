@@ -1,6 +1,6 @@
 """Logic and predicates: `not identity boolean`, type/shape and numeric predicates.
 
-Predicates never raise on an unexpected kind: `(pos? nil)` is false (target §9.6),
+Predicates never raise on an unexpected kind: `(pos? nil)` is false,
 except `empty?`, which needs a collection or string.
 """
 

@@ -1,4 +1,4 @@
-"""Regex builtins: `re-pattern re-find re-matches re-seq re-split regex?` (target §9.15).
+"""Regex builtins: `re-pattern re-find re-matches re-seq re-split regex?`.
 
 Matching follows Clojure: a match without groups is its text, with groups the vector
 `[whole g1 g2 ...]` where a group that did not take part is `nil`; `re-seq` without a

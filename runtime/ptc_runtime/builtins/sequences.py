@@ -1,8 +1,8 @@
 """Sequence builtins: `cons concat range into map filter reduce reductions`.
 
 Everything is eager and returns vectors. Function arguments may be any PTC callable
-(`collections.as_fn`): compiled fns, builtins, keywords, sets and maps (decision 9).
-`range` needs a bound (decision 22) and refuses to allocate more than
+(`collections.as_fn`): compiled fns, builtins, keywords, sets and maps.
+`range` needs a bound and refuses to allocate more than
 `MAX_RANGE` items.
 """
 
@@ -64,7 +64,7 @@ def concat(*colls: object) -> list[object]:
 
 
 def _check_size(who: str, n: int) -> None:
-    """Refuse a result of `n` items before building it (doubling loops, sandbox-design §3.6)."""
+    """Refuse a result of `n` items before building it (doubling loops)."""
     if n > MAX_RANGE:
         raise PtcError(
             "memory_exceeded", f"{who}: {n} items is more than the limit of {MAX_RANGE}"

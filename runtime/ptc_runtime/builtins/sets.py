@@ -1,8 +1,8 @@
-"""Set builtins (target §9.18): `union intersection difference disj`, and from
+"""Set builtins: `union intersection difference disj`, and from
 `clojure.set` `subset? superset? select`, reachable as `set/...` and `clojure.set/...`
 (and bare).
 
-Results are sets in insertion order (decision 6): the first argument's order, then new
+Results are sets in insertion order: the first argument's order, then new
 elements in the order they appear. `nil` counts as the empty set, as in Clojure, and
 comes back where Clojure's fold starts from it (`(difference nil #{1})` is nil).
 """

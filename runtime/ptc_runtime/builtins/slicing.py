@@ -1,4 +1,4 @@
-"""Slicing, partitioning and reordering (target §9.9): `take drop take-last drop-last
+"""Slicing, partitioning and reordering: `take drop take-last drop-last
 take-while drop-while nthrest nthnext split-at split-with partition partition-all
 partition-by distinct dedupe reverse flatten interleave interpose`.
 

@@ -1,7 +1,7 @@
-"""String builtins of target §9.14 (besides `str pr-str subs` and `format`).
+"""String builtins (besides `str pr-str subs` and `format`).
 
-Indexes are Unicode code points (decision 15). Clojure-named functions return signal
-values for bad *data* where the target says so (`parse-long` gives nil, `index-of`
+Indexes are Unicode code points. Clojure-named functions return signal
+values for bad *data* where Clojure's do (`parse-long` gives nil, `index-of`
 gives nil) and raise `type_error` for a non-string receiver. Whitespace is Java's
 `Character.isWhitespace` set, as `clojure.string/trim` uses.
 """
@@ -100,7 +100,7 @@ def _checked_size(who: str, size: int) -> None:
     groups=_BOTH,
 )
 def join(a: object, b: object = NOT_FOUND) -> str:
-    # a string joins its characters, as in Clojure (target §14 GAP-S26)
+    # a string joins its characters, as in Clojure
     sep, coll = ("", a) if b is NOT_FOUND else (a, b)
     sep_text = display(sep, MAX_RESULT_CHARS)
     items = seq_items(coll, "join")

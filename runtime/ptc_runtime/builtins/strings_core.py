@@ -1,7 +1,7 @@
 """Core string builtins: `str pr-str subs`.
 
-Strings index by Unicode code point (decision 15). `str` of nil is "", keywords keep
-their colon (decision 19), floats print as Java does (decision 2).
+Strings index by Unicode code point. `str` of nil is "", keywords keep
+their colon, floats print as Java does.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""`clojure.string` functions beyond the target catalogue (§9.14), with Clojure 1.11
+"""`clojure.string` functions beyond the core catalogue, with Clojure 1.11
 semantics: `capitalize reverse replace-first escape`, and `split_limit` for the
 three-argument `split`.
 
-Strings index by Unicode code point (decision 15): `reverse` and `escape` work on code
+Strings index by Unicode code point: `reverse` and `escape` work on code
 points where Clojure works on UTF-16 units; the two agree inside the Basic Multilingual
 Plane (and `reverse` keeps surrogate pairs together in Java too).
 

@@ -1,7 +1,7 @@
 """Shape predicates, `type`, and the numeric predicates not in `predicates`.
 
-Every predicate answers for every value and never raises (target §9.5-9.6).
-Characters are one-code-point strings (decisions 15 and 25). There are no ratios,
+Every predicate answers for every value and never raises.
+Characters are one-code-point strings. There are no ratios,
 decimals, symbols, sorted collections or map-entry objects, so those predicates are
 constant `false`.
 """

@@ -1,4 +1,4 @@
-"""Tree walking (target §9.17): `walk prewalk postwalk`, and from `clojure.walk`
+"""Tree walking: `walk prewalk postwalk`, and from `clojure.walk`
 `keywordize-keys stringify-keys prewalk-replace postwalk-replace`; all also as `walk/...`
 and `clojure.walk/...`.
 

@@ -1,4 +1,4 @@
-"""Contract checks around calls: signed `defn`s and tools with signatures (spec §8).
+"""Contract checks around calls: signed `defn`s and tools with signatures.
 
 `signed(sig, fn, ref)` wraps a compiled fn so that its arguments are validated before the
 body runs and every successful result (a `(return v)` inside it included) before it is
@@ -43,7 +43,7 @@ def signed(
     """`fn` with both sides of every call checked against `sig`.
 
     `catch_return`: a `(return v)` inside ends the call with `v` as its (validated) result,
-    as for prelude exports (target §5.17); elsewhere `return` still ends the program.
+    as for prelude exports; elsewhere `return` still ends the program.
     """
 
     def checked(*args: object) -> object:

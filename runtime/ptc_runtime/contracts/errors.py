@@ -1,7 +1,7 @@
 """Signature errors: parse/conversion failures and bounded structured validation errors.
 
 A `ValidationError` never contains a submitted value: only the contract path, a kind code,
-the expected type word and the *kind* of the value found (spec §6.3). All bounds of §6.3 are
+the expected type word and the *kind* of the value found. All these bounds are
 applied where the error is built, so every consumer sees bounded data.
 """
 
@@ -143,7 +143,7 @@ class SignatureError(PtcError):
 
 
 class SchemaConversionError(PtcError):
-    """A JSON Schema outside the supported subset (§10); `path` names the property path."""
+    """A JSON Schema outside the supported subset; `path` names the property path."""
 
     def __init__(self, message: str, path: Sequence[str | int] = ()) -> None:
         self.path = bounded_path(path)
@@ -152,7 +152,7 @@ class SchemaConversionError(PtcError):
 
 
 class NormalizationError(PtcError):
-    """Two keys of one map normalise to the same public name (§7, D14)."""
+    """Two keys of one map normalise to the same public name."""
 
     def __init__(self, message: str, path: Sequence[str | int] = ()) -> None:
         self.path = bounded_path(path)

@@ -1,4 +1,4 @@
-"""Key normalisation at the public (JSON-shaped) boundary (spec §7).
+"""Key normalisation at the public (JSON-shaped) boundary.
 
 `to_public` is structural, not contract-driven: every map key, recursively, becomes its text
 (a keyword's name, a string itself, other keys their printed form) with `-` -> `_`; keyword

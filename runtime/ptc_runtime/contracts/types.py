@@ -27,7 +27,7 @@ PRIM_NAMES: Final[tuple[PrimName, ...]] = (
     "any",
 )
 
-#: Deepest accepted nesting of `[`/`{` constructors (spec §3.1).
+#: Deepest accepted nesting of `[`/`{` constructors.
 MAX_DEPTH: Final = 64
 
 

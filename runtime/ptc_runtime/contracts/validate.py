@@ -1,4 +1,4 @@
-"""Validation of runtime values against signature types (spec §5-6).
+"""Validation of runtime values against signature types.
 
 Each type compiles once into two plain closures:
 

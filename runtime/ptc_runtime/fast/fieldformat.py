@@ -18,7 +18,7 @@ Python's `str` raise `ValueError` and is done the same way; when a host lifted t
 (or raised it far), ints could make a text over `str`'s bound, so every element goes
 through `str_format`.
 
-Steps (decision 1): one per element from the same fuel chunks, as the loop takes them
+Steps: one per element from the same fuel chunks, as the loop takes them
 (`fieldfilter.fuel_parts` pulls the same way). The texts of the elements whose steps are
 in the chunk are made first, then those steps are pulled: reading fields and formatting
 such parts cannot fail and has no effects, so doing it before the pull is invisible (a
