@@ -105,3 +105,16 @@ def test_combinators_build_from_non_callables(src: str) -> None:
 def test_a_non_callable_fails_when_the_built_fn_calls_it() -> None:
     assert error_code("((juxt 5) 1)") == "not_callable"
     assert error_code("((comp inc 5) 1)") == "not_callable"
+
+
+def test_str_of_a_regex_is_its_source() -> None:
+    assert value('[(str #"a+") (str "x" #"a+")]') == ["a+", "xa+"]
+    assert value('(pr-str #"a+")') == '#"a+"'
+
+
+def test_contains_on_a_string_takes_an_integral_float_index() -> None:
+    assert value('[(contains? "abc" 1.0) (contains? "abc" 3.0) (contains? "abc" 1.5)]') == [
+        True,
+        False,
+        False,
+    ]

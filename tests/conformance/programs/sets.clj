@@ -87,3 +87,5 @@
 (count #{#{1 2} #{1 3}})
 ;; @st-disj-one-arg
 [(disj [1 2]) (disj "ab") (disj #{1}) (disj nil)]
+;; @st-union-of-vector-error
+(clojure.set/union [1 2] #{2 3})

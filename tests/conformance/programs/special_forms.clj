@@ -227,3 +227,7 @@
 (do (def x (do (def y 1) (+ y 1))) [x y])
 ;; @sf-def-in-untaken-branch-read-error
 (do (if false (def a 1) 0) (inc a))
+;; @sf-def-without-value-error
+(do (def x) 1)
+;; @sf-quote-history-symbol
+(str (quote *1))

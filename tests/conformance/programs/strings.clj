@@ -223,3 +223,14 @@
 (keyword 42)
 ;; @s-str-symbol-quoted
 [(str 'x) (pr-str 'x)]
+;; @s-str-regex-is-source
+[(str #"a+") (str "x" #"\d" 1) (pr-str #"a+")]
+;;; Recorded divergences from the reference's test cases (docs/divergences.md).
+;; @s-starts-with-offset-error
+(.startsWith "abc" "b" 1)
+;; @s-subs-float-index-error
+(subs "abcd" 1.0)
+;; @s-format-g-error
+(format "%g" 1.0)
+;; @s-format-d-nil-error
+(format "%d" nil)
