@@ -118,3 +118,28 @@ def test_contains_on_a_string_takes_an_integral_float_index() -> None:
         False,
         False,
     ]
+
+
+def test_plus_as_a_value_keeps_negative_zero() -> None:
+    assert value('[(first (map str (map + [-0.0]))) (str (apply + [-0.0]))]') == ["-0.0", "-0.0"]
+
+
+@pytest.mark.parametrize(
+    ("src", "expected"),
+    [("(max-by identity 5)", 5), ("(min-by identity :a)", "a"), ("(max-by identity nil)", None)],
+)
+def test_max_by_of_one_non_collection_candidate(src: str, expected: object) -> None:
+    assert ptc_compiler.run(src).value == expected
+
+
+def test_integer_parsing_takes_unicode_digits() -> None:
+    assert value('[(Integer/parseInt "١٢") (Long/parseLong "１２") (parse-long "-١٢")]') == [
+        12,
+        12,
+        -12,
+    ]
+    assert error_code('(Double/parseDouble "١٢")') == "java_domain_error"
+
+
+def test_instant_parse_is_case_insensitive() -> None:
+    assert value('(str (Instant/parse "1970-01-01t00:00:00z"))') == "1970-01-01T00:00:00Z"

@@ -234,3 +234,5 @@
 (format "%g" 1.0)
 ;; @s-format-d-nil-error
 (format "%d" nil)
+;; @s-instant-parse-case-insensitive
+(str (java.time.Instant/parse "1970-01-01t00:00:00z"))
