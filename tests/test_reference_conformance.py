@@ -95,8 +95,16 @@ def test_missing_arguments_are_arity_errors(src: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "src", ["(-> 5 (juxt inc dec))", "(comp 5 inc)", "(complement nil)", "(some-fn 5)",
-            "(every-pred 5)", "(fnil 5 1)", "(partial 5 1)"]
+    "src",
+    [
+        "(-> 5 (juxt inc dec))",
+        "(comp 5 inc)",
+        "(complement nil)",
+        "(some-fn 5)",
+        "(every-pred 5)",
+        "(fnil 5 1)",
+        "(partial 5 1)",
+    ],
 )
 def test_combinators_build_from_non_callables(src: str) -> None:
     assert value(f"(fn? {src})") is True
@@ -121,7 +129,7 @@ def test_contains_on_a_string_takes_an_integral_float_index() -> None:
 
 
 def test_plus_as_a_value_keeps_negative_zero() -> None:
-    assert value('[(first (map str (map + [-0.0]))) (str (apply + [-0.0]))]') == ["-0.0", "-0.0"]
+    assert value("[(first (map str (map + [-0.0]))) (str (apply + [-0.0]))]") == ["-0.0", "-0.0"]
 
 
 @pytest.mark.parametrize(
