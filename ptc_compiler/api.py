@@ -109,7 +109,7 @@ class Program:
 
     @property
     def defines(self) -> frozenset[str]:
-        """User names the program's top-level `def`s make known."""
+        """User names the program's `def`s make known (those outside function bodies)."""
         return self.ir.defines
 
     @property

@@ -210,6 +210,11 @@ EXACT = [
         id="def-in-let-visible",
     ),
     pytest.param(
+        "(when 1 (def x 1)) x",
+        ir.Do((ir.If(C(1), ir.Def("x", C(1)), C(None)), ir.UserRef("x"))),
+        id="def-in-when-visible",
+    ),
+    pytest.param(
         '(defn f "d" [x] x)',
         ir.Def(
             "f", ir.Fn((ir.FnArity(("v1_x",), None, L("v1_x")),), None, "f", None, "d"), doc="d"
@@ -580,7 +585,8 @@ def test_program_facts() -> None:
     prog = analyze(
         read("(def a data/x) (defn f [] (tool/search)) (when 1 (def b 2)) tool/fetch"), ENV
     )
-    assert prog.defines == frozenset({"a", "f"})
+    # a def in a nested body is known from then on, as in Clojure; one in a fn body is not
+    assert prog.defines == frozenset({"a", "f", "b"})
     assert prog.tools == frozenset({"search", "fetch"})
     assert prog.data_keys == frozenset({"x"})
 
@@ -704,7 +710,6 @@ ERRORS = [
     pytest.param("(tool/search :q 1 :q 2)", "duplicate_key", 1, 19, None, id="duplicate-tool-arg"),
     pytest.param("nope", "unbound_var", 1, 1, None, id="unbound"),
     pytest.param("(do 1\n  (nope 2))", "unbound_var", 2, 4, None, id="unbound-position"),
-    pytest.param("(when 1 (def x 1)) x", "unbound_var", 1, 20, None, id="def-in-when-not-visible"),
     pytest.param("(fn [] (def y 1)) y", "unbound_var", 1, 19, None, id="def-in-fn-not-visible"),
     pytest.param("(defn- f [] 1)", "unbound_var", 1, 2, "component source", id="defn-private"),
     pytest.param("(ns foo)", "unbound_var", 1, 2, "component source", id="ns"),

@@ -377,7 +377,7 @@ def _for(an: Analyzer, form: ListForm, ctx: Ctx, collect: bool) -> ir.Node:
     if not items:
         raise error("invalid_form", f"{name} requires at least one binding", args[0].span)
     locals_ = dict(ctx.locals)
-    bctx = Ctx(locals_, None, False, ctx.short, ctx.def_self)
+    bctx = Ctx(locals_, None, ctx.defs_visible, ctx.short, ctx.def_self)
     clauses: list[ir.ForClause] = []
     n = len(items)
     i = 0

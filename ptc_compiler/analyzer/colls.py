@@ -32,7 +32,9 @@ def form_key(form: Form) -> Hashable:
     """A structural key: equal for forms that are written the same (spans ignored).
 
     Unlike form equality it keeps `true`, `1` and `1.0` apart, and it makes every
-    `#"..."` and `#(...)` occurrence distinct.
+    `#"..."` and `#(...)` occurrence distinct. Collections compare as
+    Clojure's reader compares them: maps and sets regardless of order, a list form equal
+    to the vector form with the same items.
     """
     t = type(form)
     if t is KeywordForm:
@@ -42,8 +44,16 @@ def form_key(form: Form) -> Hashable:
         return (type(value), value)
     if t is Symbol:
         return (t, form.text)  # type: ignore[union-attr]
-    if t is ListForm or t is VectorForm or t is MapForm or t is SetForm:
-        return (t, tuple([form_key(f) for f in form.items]))  # type: ignore[union-attr]
+    if t is ListForm or t is VectorForm:
+        # one tag for both: Clojure's reader compares `(1 2)` and `[1 2]` as equal
+        return (VectorForm, tuple([form_key(f) for f in form.items]))  # type: ignore[union-attr]
+    if t is MapForm:
+        # order-insensitive: `{:a 1 :b 2}` and `{:b 2 :a 1}` are one key
+        items = form.items  # type: ignore[union-attr]
+        pairs = zip(items[0::2], items[1::2], strict=False)
+        return (t, frozenset([(form_key(k), form_key(v)) for k, v in pairs]))
+    if t is SetForm:
+        return (t, frozenset([form_key(f) for f in form.items]))  # type: ignore[union-attr]
     if t is Quote:
         return (t, form.text)  # type: ignore[union-attr]
     if t is VarQuote:

@@ -25,12 +25,14 @@ class Ctx:
 
     `locals` maps a PTC name to its unique ident. `recur` is the slot count of the
     innermost recur target (loop bindings / fn params), None where `recur` may not
-    appear. `defs_visible` is True where a `def` makes its name known to later forms
-    (top level and directly in do/let/loop bodies). `def_self` names may be referenced
+    appear. `defs_visible` is True where a `def` makes its name known to the forms
+    analyzed after it: everywhere outside a function body, as in Clojure, where a `def`
+    interns its name when compiled (in a branch that never runs, a read of the name then
+    fails at run time with `unbound_var`). `def_self` names may be referenced
     leniently (a `def`'s own initialiser).
     """
 
-    __slots__ = ("_sub", "def_self", "defs_visible", "locals", "recur", "short")
+    __slots__ = ("def_self", "defs_visible", "locals", "recur", "short")
 
     def __init__(
         self,
@@ -45,16 +47,11 @@ class Ctx:
         self.defs_visible = defs_visible
         self.short = short
         self.def_self = def_self
-        self._sub: Ctx | None = None
 
     @property
     def sub(self) -> Ctx:
-        """The same context for a nested position where a def is not statically visible."""
-        if not self.defs_visible:
-            return self
-        if self._sub is None:
-            self._sub = Ctx(self.locals, self.recur, False, self.short, self.def_self)
-        return self._sub
+        """The context of a nested expression position (the same: defs stay visible)."""
+        return self
 
     def with_locals(self, locals_: dict[str, str]) -> Ctx:
         """Same context with another locals table (bindings added by the caller)."""
@@ -75,7 +72,7 @@ class Ctx:
         return Ctx(locals_, recur, False, short, self.def_self)
 
     def with_def_self(self, name: str) -> Ctx:
-        return Ctx(self.locals, self.recur, False, self.short, self.def_self | {name})
+        return Ctx(self.locals, self.recur, self.defs_visible, self.short, self.def_self | {name})
 
 
 def error(code: str, message: str, span: Span, hint: str | None = None) -> AnalysisError:

@@ -614,5 +614,7 @@ def contains_key(m: object, k: object, who: str = "contains?") -> bool:
     if m is None:
         return False
     if tm is str:
+        if type(k) is float and k.is_integer():  # decision 4: 1.0 is the index 1
+            k = int(k)
         return type(k) is int and 0 <= k < len(m)  # type: ignore[arg-type]
     raise PtcError("type_error", f"{who}: expected a collection, got {kind_name(m)}")

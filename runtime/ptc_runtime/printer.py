@@ -246,4 +246,9 @@ def str_(x: object, limit: int | None = None) -> str:
         return ":" + x.name  # type: ignore[attr-defined, no-any-return]
     if isinstance(x, Temporal):
         return str(x)  # Java canonical text
+    if t.__name__ == "Regex":  # `(str #"a+")` is the pattern source, as in Clojure
+        src = getattr(x, "source", None)
+        if not isinstance(src, str):
+            src = getattr(x, "pattern", "")
+        return src if isinstance(src, str) else ""
     return _print(x, True, limit)

@@ -216,7 +216,13 @@ def avg_by(key: object, coll: object) -> float | None:
 
 
 def _extreme_by(who: str, key: object, args: tuple[object, ...], want_max: bool) -> object:
-    items = seq_items(args[0], who) if len(args) == 1 else args
+    if len(args) == 1:
+        try:
+            items = seq_items(args[0], who)
+        except PtcError:  # one candidate that is no collection: it is the only candidate
+            items = args
+    else:
+        items = args
     keys = key_values(key, items, who)
     best = -1
     best_key: object = None

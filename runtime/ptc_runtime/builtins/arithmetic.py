@@ -90,10 +90,14 @@ def add(*xs: object) -> object:
         a, b = xs
         if (type(a) is int or type(a) is float) and (type(b) is int or type(b) is float):
             return _add2(a, b)
-    total: int | float = 0
+    if not xs:
+        return 0
     for x in xs:
         if not _is_num(x):
             raise _bad("+", xs)
+    # start from the first number, not 0: (+ -0.0) is -0.0, and 0 + -0.0 would be 0.0
+    total: int | float = xs[0]  # type: ignore[assignment]
+    for x in xs[1:]:
         total = _add2(total, x)  # type: ignore[arg-type]
     return total
 

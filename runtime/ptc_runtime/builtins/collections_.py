@@ -7,7 +7,7 @@ rule (`collections.assoc`). Results that are sequences are vectors.
 
 from __future__ import annotations
 
-from ptc_runtime.builtins.registry import BuiltinSpec, Group, declare
+from ptc_runtime.builtins.registry import BuiltinSpec, Group, declare, wrong_count
 from ptc_runtime.collections import (
     PMap,
     PSet,
@@ -180,6 +180,8 @@ def conj(*args: object) -> object:
 
 @declare(DECLS, "assoc", variadic_min=3, doc="Map with keys set to values (vector: index).")
 def assoc(m: object, *kvs: object) -> object:
+    if not kvs:  # `(assoc m)`, `(apply assoc m [])`: Clojure has no one-argument assoc
+        raise wrong_count("assoc", 1, "3 or more")
     if len(kvs) % 2:
         raise PtcError("arity_error", "assoc: expected keys and values in pairs")
     if len(kvs) > 2 * MAX_SAME_HASH:  # `(apply assoc m kvs)`: many keys in one call
@@ -191,6 +193,8 @@ def assoc(m: object, *kvs: object) -> object:
 
 @declare(DECLS, "dissoc", variadic_min=1, doc="Map without the given keys.")
 def dissoc(m: object, *ks: object) -> object:
+    if not ks:  # `(dissoc x)` is x, whatever it is, as in Clojure
+        return m
     if m is not None and type(m) is not dict and type(m) is not PMap:
         raise PtcError("type_error", f"dissoc: expected a map, got {kind_name(m)}")
     for k in ks:

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from ptc_runtime.builtins.registry import BuiltinSpec, declare, wrong_count
 from ptc_runtime.collections import as_fn, seq_items
+from ptc_runtime.errors import PtcError
 
 DECLS: list[BuiltinSpec] = []
 
@@ -22,6 +23,23 @@ F = TypeVar("F", bound=Callable[..., object])
 def _named(name: str, fn: F) -> F:
     fn.__dict__["ptc_name"] = name
     return fn
+
+
+def _late_fn(f: object, who: str) -> Callable[..., Any]:
+    """`f` as a callable for a combinator to call later.
+
+    As in Clojure, building `(juxt 5 inc)` or `(comp nil f)` succeeds: a value that is not
+    callable fails with `not_callable` when the built function calls it, not before
+    (so `(-> x (juxt f g))`, which threads `x` in as the first function, builds a fn)."""
+    try:
+        return as_fn(f, who)
+    except PtcError as exc:
+        error = exc
+
+    def not_callable(*_args: object) -> object:
+        raise PtcError(error.code, error.message, hint=error.hint)
+
+    return not_callable
 
 
 @declare(
@@ -39,11 +57,11 @@ def apply(f: object, arg: object, *more: object) -> object:
 
 @declare(DECLS, "comp", variadic_min=0, doc="Right-to-left composition; (comp) is identity.")
 def comp(*fs: object) -> Callable[..., object]:
-    fns = [as_fn(f, "comp") for f in reversed(fs)]
+    fns = [_late_fn(f, "comp") for f in reversed(fs)]
     if not fns:
         return _named("identity", lambda x: x)
-    if len(fns) == 1:
-        return fns[0]
+    if len(fns) == 1:  # `(comp f)` is f itself, as in Clojure
+        return fns[0] if callable(fs[0]) else fs[0]  # type: ignore[return-value]
     first, rest = fns[0], fns[1:]
 
     def composed(*args: object) -> object:
@@ -57,9 +75,9 @@ def comp(*fs: object) -> Callable[..., object]:
 
 @declare(DECLS, "partial", variadic_min=1, doc="f with the given leading arguments fixed.")
 def partial(f: object, *fixed: object) -> Callable[..., object]:
-    fn = as_fn(f, "partial")
-    if not fixed:
-        return fn
+    if not fixed:  # `(partial f)` is f itself, as in Clojure
+        return f if not callable(f) else as_fn(f, "partial")  # type: ignore[return-value]
+    fn = _late_fn(f, "partial")
 
     def partially(*args: object) -> object:
         return fn(*fixed, *args)
@@ -69,7 +87,7 @@ def partial(f: object, *fixed: object) -> Callable[..., object]:
 
 @declare(DECLS, "complement", arities=(1,), doc="A function returning the negated truth of f.")
 def complement(f: object) -> Callable[..., bool]:
-    fn = as_fn(f, "complement")
+    fn = _late_fn(f, "complement")
 
     def negated(*args: object) -> bool:
         v = fn(*args)
@@ -93,7 +111,7 @@ def constantly(x: object) -> Callable[..., object]:
     doc="A predicate: true when every pred holds for every argument.",
 )
 def every_pred(p: object, *ps: object) -> Callable[..., bool]:
-    preds = [as_fn(q, "every-pred") for q in (p, *ps)]
+    preds = [_late_fn(q, "every-pred") for q in (p, *ps)]
 
     def every(*args: object) -> bool:
         for q in preds:
@@ -113,7 +131,7 @@ def every_pred(p: object, *ps: object) -> Callable[..., bool]:
     doc="A function returning the first truthy (f x) over its fns and arguments, else nil.",
 )
 def some_fn(f: object, *fs: object) -> Callable[..., object]:
-    fns = [as_fn(g, "some-fn") for g in (f, *fs)]
+    fns = [_late_fn(g, "some-fn") for g in (f, *fs)]
 
     def some(*args: object) -> object:
         last: object = None
@@ -135,9 +153,11 @@ def some_fn(f: object, *fs: object) -> Callable[..., object]:
 )
 def fnil(f: object, *defaults: object) -> Callable[..., object]:
     n = len(defaults)
+    if n == 0:  # `(fnil f)` with no default: Clojure has no such arity
+        raise wrong_count("fnil", 1, "2 or 3 or 4")
     if n > 3:  # `*defaults` takes any count; the registry says 2, 3 or 4 arguments
         raise wrong_count("fnil", n + 1, "2 or 3 or 4")
-    fn = as_fn(f, "fnil")
+    fn = _late_fn(f, "fnil")
 
     def patched(*args: object) -> object:
         if not args:
@@ -158,7 +178,7 @@ def fnil(f: object, *defaults: object) -> Callable[..., object]:
     doc="A function returning the vector of each f applied to the arguments.",
 )
 def juxt(f: object, *fs: object) -> Callable[..., list[object]]:
-    fns = [as_fn(g, "juxt") for g in (f, *fs)]
+    fns = [_late_fn(g, "juxt") for g in (f, *fs)]
 
     def juxtaposed(*args: object) -> list[object]:
         return [g(*args) for g in fns]

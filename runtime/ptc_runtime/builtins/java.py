@@ -30,7 +30,7 @@ _LONG_MIN: Final = -(2**63)
 _LONG_MAX: Final = 2**63 - 1
 _INT_MIN: Final = -(2**31)
 _INT_MAX: Final = 2**31 - 1
-_DIGITS: Final = re.compile(r"[+-]?[0-9]+")
+_DIGITS: Final = re.compile(r"[+-]?\d+")  # \d: Unicode digits, as Character.digit
 MAX_STRING_BYTES: Final = 256_000
 
 

@@ -124,6 +124,8 @@ def _merge(who: str, maps: tuple[object, ...], f: Callable[..., object] | None) 
     present = [m for m in maps if m is not None]
     if not present:
         return None
+    if len(maps) == 1:  # `(merge x)` is x, whatever it is, as in Clojure
+        return maps[0]
     base = present[0]
     if type(base) is not dict and type(base) is not PMap:
         raise PtcError("type_error", f"{who}: expected maps, got {kind_name(base)}")

@@ -42,6 +42,8 @@ from ptc_runtime.values import Keyword
 
 DECLS: list[BuiltinSpec] = []
 
+_NO_ARG: object = object()  # marks an argument not given
+
 #: The largest vector `range` builds.
 MAX_RANGE: Final = 10_000_000
 
@@ -141,8 +143,15 @@ def _float_range(start: int | float, end: int | float, step: int | float) -> lis
     return out
 
 
-@declare(DECLS, "into", arities=(2,), doc="to with every item of from added (as by conj).")
-def into(to: object, frm: object) -> object:
+@declare(
+    DECLS,
+    "into",
+    arities=(0, 1, 2),
+    doc="to with every item of from added (as by conj); (into) is [], (into to) is to.",
+)
+def into(to: object = _NO_ARG, frm: object = _NO_ARG) -> object:
+    if frm is _NO_ARG:  # Clojure's (into) and (into to)
+        return [] if to is _NO_ARG else to
     t = type(to)
     items = seq_items(frm, "into")
     if t is list or t is PVec or t is PSet:

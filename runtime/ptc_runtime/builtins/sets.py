@@ -110,7 +110,9 @@ def difference(s: object, *more: object) -> PSet | None:
     groups=("core", "set"),
     doc="Set s without the given elements; (disj nil x) is nil.",
 )
-def disj(s: object, *xs: object) -> PSet | None:
+def disj(s: object, *xs: object) -> object:
+    if not xs:  # `(disj x)` is x, whatever it is, as in Clojure
+        return s
     if s is None:
         return None
     if type(s) is not PSet:

@@ -39,7 +39,7 @@ JAVA_WHITESPACE: Final = frozenset(
     "\u2008\u2009\u200a\u2028\u2029\u205f\u3000"
 )
 _KEYWORD_NAME: Final = re.compile(r"[A-Za-z0-9+\-*<>=?!_]+")
-_LONG: Final = re.compile(r"[+-]?[0-9]+")
+_LONG: Final = re.compile(r"[+-]?\d+")  # \d: Unicode digits, as Long/valueOf
 _LONG_MIN: Final = -(2**63)
 _LONG_MAX: Final = 2**63 - 1
 #: Java `Double.valueOf` grammar (without the surrounding whitespace).

@@ -185,3 +185,17 @@
 [(quot ##Inf 2) (quot ##NaN 2) (rem ##Inf 2) (mod ##NaN 2)]
 ;; @ar-rem-infinite-divisor
 [(rem 2 ##Inf) (mod 2 ##Inf) (mod -2 ##Inf)]
+;; @ar-bit-negative-index-error
+(bit-test 5 -1)
+;; @ar-parse-int-radix-error
+(Integer/parseInt "ff" 16)
+;; @ar-compare-nan-error
+(compare ##NaN 1)
+;; @ar-pow-within-one-ulp
+(<= (Math/abs (- (Math/pow 123456789.0 2) 1.524157875019052E16)) 2.0)
+;; @ar-plus-as-value-keeps-negative-zero
+[(first (map str (map + [-0.0]))) (str (apply + [-0.0])) (str (let [f +] (f -0.0)))]
+;; @ar-parse-int-unicode-digits
+[(Integer/parseInt "١٢") (Long/parseLong "１２") (Integer/parseInt "-١٢") (parse-long "١٢")]
+;; @ar-parse-double-unicode-digits-error
+(Double/parseDouble "١٢")

@@ -159,3 +159,9 @@
 (= (conj [1 2] 3) [1 2 3])
 ;; @co-map-1-vs-1.0-key
 (count {1 :a 1.0 :b})
+;; @co-first-of-map
+(first {:a 1})
+;; @co-distinct-of-map
+(distinct {:a 1 :b 2})
+;; @co-get-keyword-as-map
+(get :status {:status 1})

@@ -83,3 +83,17 @@
 (sort-by (comp - :v) [{:v 1} {:v 3} {:v 2}])
 ;; @cb-group-by-juxt
 (group-by (juxt :a :b) [{:a 1 :b 1} {:a 1 :b 2} {:a 1 :b 1}])
+;;; A combinator is built from any values; a non-callable one fails when it is called.
+;; @cb-juxt-threaded-builds-fn
+(fn? (-> 5 (juxt inc dec)))
+;; @cb-combinators-build-from-non-fns
+[(fn? (juxt 5)) (fn? (comp 5 inc)) (fn? (complement 5)) (fn? (some-fn 5))
+ (fn? (every-pred 5)) (fn? (fnil 5 1)) (fn? (juxt nil)) (fn? (juxt :a "x"))]
+;; @cb-comp-partial-one-arg-is-arg
+[(comp 5) (partial 5) (comp nil) (partial nil)]
+;; @cb-juxt-non-fn-call-error
+((juxt 5) 1)
+;; @cb-comp-non-fn-call-error
+((comp inc 5) 1)
+;; @cb-fnil-no-default-error
+(fnil inc)

@@ -139,3 +139,25 @@
 [(keys (sort-by val > {:a 1 :b 3 :c 2})) (vals (sort-by key {:b 2 :a 1})) (take 2 (keys (sort-by val > (frequencies "mississippi")))) (keys (filter #(odd? (val %)) {:a 1 :b 2 :c 3})) (keys (sort-by key {}))]
 ;; @mp-keys-of-plain-vectors
 [(keys [[:a 1] [:b 2]]) (vals [[:a 1]]) (key [:a 1])]
+;;; Duplicate literal keys are compared as Clojure's reader compares them.
+;; @mp-dup-key-map-any-order-error
+{{:a 1 :b 2} :x {:b 2 :a 1} :y}
+;; @mp-dup-key-list-vs-vector-error
+{(list 1 2) 1 [list 1 2] 2}
+;; @mp-dup-key-nested-set-error
+{[#{1 2}] 1 [#{2 1}] 2}
+;; @mp-distinct-map-keys
+(count {{:a 1} 1 {:a 2} 2})
+;;; One argument comes back as it is.
+;; @mp-merge-one-arg
+[(merge "ab") (merge [1 2]) (merge 5) (merge nil) (merge {:a 1})]
+;; @mp-merge-with-one-arg
+[(merge-with + "ab") (merge-with + [1 2])]
+;; @mp-dissoc-one-arg
+[(dissoc [1 2]) (dissoc "ab") (dissoc 5) (dissoc {:a 1})]
+;; @mp-assoc-one-arg-error
+(assoc {})
+;; @mp-apply-assoc-one-arg-error
+(apply assoc {} [])
+;; @mp-into-zero-one-arg
+[(into) (into [1]) (into "ab") (into nil) (into {:a 1})]

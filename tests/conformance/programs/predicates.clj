@@ -113,3 +113,5 @@
 (int? 123456789012345678901234567890)
 ;; @pr-odd-big
 (odd? 12345678901234567891)
+;; @pr-contains-string-float-index
+[(contains? "abc" 1.0) (contains? "abc" 3.0) (contains? "abc" 1)]

@@ -77,3 +77,15 @@
 (clojure.set/intersection #{1 2} #{3 4})
 ;; @st-set-fn-on-string
 (set "hello")
+;; @st-dup-element-set-any-order-error
+#{#{1 2} #{2 1}}
+;; @st-dup-element-nested-map-error
+#{{:a #{1 2}} {:a #{2 1}}}
+;; @st-dup-element-list-vs-vector-error
+#{[1 2] (1 2)}
+;; @st-distinct-sets
+(count #{#{1 2} #{1 3}})
+;; @st-disj-one-arg
+[(disj [1 2]) (disj "ab") (disj #{1}) (disj nil)]
+;; @st-union-of-vector-error
+(clojure.set/union [1 2] #{2 3})

@@ -205,3 +205,29 @@
 (condp = 5 1 :a 2 :b)
 ;; @sf-condp-pred-default
 (condp < 100 10 :small 50 :medium :huge)
+;;; A def in any body outside a fn makes its name known to the forms after it, as in
+;;; Clojure, where def interns the name when it is compiled.
+;; @sf-def-in-when-body
+(when true (def a 1) (+ a 1))
+;; @sf-def-in-if-do-body
+(if true (do (def a 1) (+ a 1)) 0)
+;; @sf-def-in-when-some-body
+(when-some [x 1] (def a 1) (+ a x))
+;; @sf-def-in-when-first-body
+(when-first [x [1]] (def a 1) (+ a x))
+;; @sf-def-in-let-body-nested
+(let [x 1] (when x (def a 2)) (+ a x))
+;; @sf-def-in-cond-case-branches
+(do (cond true (def a 5)) (case 1 1 (def b 6)) [a b])
+;; @sf-def-in-call-argument
+(do (defn my-range [a b c] [:mine a b c]) (take (do (def range my-range) 3) (range 1 5 0)))
+;; @sf-def-in-doseq-body
+(do (def t 0) (doseq [i [1 2 3]] (def t (+ t i))) t)
+;; @sf-def-in-def-value
+(do (def x (do (def y 1) (+ y 1))) [x y])
+;; @sf-def-in-untaken-branch-read-error
+(do (if false (def a 1) 0) (inc a))
+;; @sf-def-without-value-error
+(do (def x) 1)
+;; @sf-quote-history-symbol
+(str (quote *1))

@@ -223,3 +223,16 @@
 (keyword 42)
 ;; @s-str-symbol-quoted
 [(str 'x) (pr-str 'x)]
+;; @s-str-regex-is-source
+[(str #"a+") (str "x" #"\d" 1) (pr-str #"a+")]
+;;; Recorded divergences from the reference's test cases (docs/divergences.md).
+;; @s-starts-with-offset-error
+(.startsWith "abc" "b" 1)
+;; @s-subs-float-index-error
+(subs "abcd" 1.0)
+;; @s-format-g-error
+(format "%g" 1.0)
+;; @s-format-d-nil-error
+(format "%d" nil)
+;; @s-instant-parse-case-insensitive
+(str (java.time.Instant/parse "1970-01-01t00:00:00z"))

@@ -65,3 +65,5 @@
 (clojure.walk/postwalk-replace {[:x] :done :a :x} [[:a]])
 ;; @wk-postwalk-replace-nil-values
 (clojure.walk/postwalk-replace {nil 0} [1 nil [nil 2]])
+;; @wk-keywordize-non-name-key-stays-string
+(map keyword? (keys (clojure.walk/keywordize-keys {"a b" 1})))
