@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import ptc_compiler
-from fuzz import clojure_diff
+from fuzz import cli, clojure_diff
 from fuzz.strategies.clojure_programs import DISABLED, SWITCHES, generate
 
 SEED = 20261130
@@ -64,17 +64,15 @@ def test_programs_agree_with_clojure() -> None:
 
 
 def test_campaign_command(tmp_path: Path) -> None:
-    from ptc_compiler.fuzz_cli import main_fuzz
-
     out = io.StringIO()
-    assert main_fuzz(["clojure", "--programs", "0"], out) == 2
+    assert cli.main(["clojure", "--programs", "0"], out) == 2
     if clojure_diff.clojure_command() is None:
         if os.environ.get("CI") == "true":
             pytest.fail(clojure_diff.clojure_required(), pytrace=False)
         pytest.skip(clojure_diff.clojure_required())
     report = tmp_path / "report.clj"
     out = io.StringIO()
-    code = main_fuzz(["clojure", "--programs", "30", "--seed", str(SEED), "--out", str(report),
+    code = cli.main(["clojure", "--programs", "30", "--seed", str(SEED), "--out", str(report),
                       "--jobs", "1", "--db", str(tmp_path / "db")], out)
     assert code == 0, out.getvalue()
     assert re.search(r"^total\s+30\s+0$", out.getvalue(), re.M), out.getvalue()
