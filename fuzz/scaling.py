@@ -12,7 +12,10 @@ For each campaign it prints cases/s of every run, the median and the spread (max
 a share of the median) per setting, the ratio of the medians and the median of the ratios
 of the runs paired in time, the load average (1 min) before and after, and the mean wall
 time of a shard (`s/shard`: it stays put from 1 to N jobs on an idle machine and grows when
-the processes wait for a core). ``--markdown`` prints the table for docs/fuzzing.md.
+the processes wait for a core), and the CPU seconds per 1000 cases of the run's whole process
+tree (workers and JVMs included): unlike wall time it hardly depends on the load, and when it
+is the same for 1 and N jobs, spreading adds no work. ``--markdown`` prints the table for
+docs/fuzzing.md.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -50,7 +54,12 @@ def one(campaign: str, jobs: int) -> dict[str, float]:
     out = engine.run_plan(campaign, iter(plan), jobs=jobs)
     if out.notes:
         raise SystemExit(f"{campaign}: {out.notes[0]}")
-    return {"cases": out.cases, "seconds": out.seconds,
+    from fuzz import clojure_diff
+
+    clojure_diff._close_servers()  # this process's JVM, so its CPU time is counted
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    return {"cases": out.cases, "seconds": out.seconds, "cpu": cpu,
             "shard": sum(s.seconds for s in out.shards) / len(out.shards)}  # fmt: skip
 
 
@@ -83,6 +92,9 @@ def campaign_row(campaign: str, jobs: int, repeat: int) -> dict[str, Any]:
         "median": {j: statistics.median(v) for j, v in rates.items()},
         "spread": {j: _spread(v) for j, v in rates.items()},
         "shard": {j: statistics.median(x["shard"] for x in rs) for j, rs in runs.items()},
+        # CPU seconds (this process, its workers and their JVMs) per 1000 cases: what the work
+        # costs, whatever the load; equal for 1 and N jobs when no work is added by spreading
+        "cpu": {j: statistics.median(1000 * x["cpu"] / x["cases"] for x in rs) for j, rs in runs.items()},
         "ratio": statistics.median(rates[jobs]) / statistics.median(rates[1]),
         "paired": statistics.median(b / a for a, b in zip(rates[1], rates[jobs], strict=True)),
         "load": (load_before, load_after),
@@ -97,12 +109,13 @@ def print_row(row: dict[str, Any], markdown: bool) -> None:
         print(f"| `{name}` ({row['cases']} cases) | {row['median'][1]:.1f} | "
               f"{row['median'][n]:.1f} | **{row['ratio']:.2f}** | {row['paired']:.2f} | "
               f"{row['repeat']} | {row['spread'][1]:.0f}% / {row['spread'][n]:.0f}% | "
-              f"{row['shard'][1]:.2f} / {row['shard'][n]:.2f} | {lo:.2f}–{hi:.2f} |", flush=True)  # fmt: skip
+              f"{row['shard'][1]:.2f} / {row['shard'][n]:.2f} | "
+              f"{row['cpu'][1]:.1f} / {row['cpu'][n]:.1f} | {lo:.2f}–{hi:.2f} |", flush=True)  # fmt: skip
         return
     for j in (1, n):
         cells = " ".join(f"{r:.1f}" for r in row["rates"][j])
         print(f"{name:<11} {j:>4}  {cells:<34} {row['median'][j]:>8.1f} "
-              f"{row['spread'][j]:>6.0f}%  {row['shard'][j]:>7.2f}", flush=True)  # fmt: skip
+              f"{row['spread'][j]:>6.0f}%  {row['shard'][j]:>7.2f}  {row['cpu'][j]:>9.1f}", flush=True)  # fmt: skip
     print(f"{name:<11} {n}/1: ratio of medians {row['ratio']:.2f}, median of paired ratios "
           f"{row['paired']:.2f}; load average {lo:.2f} before, {hi:.2f} after", flush=True)  # fmt: skip
 
@@ -121,11 +134,12 @@ def main(argv: list[str]) -> int:
         return 0
     if args.markdown:
         print(f"| campaign | 1 job: cases/s | {args.jobs} jobs: cases/s | ratio | paired "
-              f"| repeats | spread (1 / {args.jobs}) | s/shard (1 / {args.jobs}) | load |")
-        print("|---|---|---|---|---|---|---|---|---|")
+              f"| repeats | spread (1 / {args.jobs}) | s/shard (1 / {args.jobs}) "
+              f"| CPU s per 1000 cases (1 / {args.jobs}) | load |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
     else:
         print(f"{'campaign':<11} {'jobs':>4}  {'cases/s per run':<34} {'median':>8} "
-              f"{'spread':>7}  {'s/shard':>7}")  # fmt: skip
+              f"{'spread':>7}  {'s/shard':>7}  {'cpu/1000':>9}")  # fmt: skip
     for campaign in args.campaign or list(PLANS):
         print_row(campaign_row(campaign, args.jobs, args.repeat), args.markdown)
     return 0
