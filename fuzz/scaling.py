@@ -30,7 +30,8 @@ import sys
 import tempfile
 from typing import Any
 
-#: Plans of about 10 to 20 seconds each on one idle core here (30 to 45 under a load of 3).
+#: Plans large enough that starting the worker processes is a small part of a run
+#: (about 20 s each on one core of a quiet machine here).
 PLANS: dict[str, dict[str, Any]] = {
     "clojure": {"programs": 1500, "seeds": [1, 2], "shard_size": 200},
     "bad-args": {"calls": 15000, "seed": 0},
