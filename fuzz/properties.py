@@ -1,7 +1,7 @@
 """The signature fuzz properties, as plain (strategy, check) pairs.
 
 Both the pytest suite (`fuzz/test_signature_properties.py`, CI profile) and the campaign
-(`ptc fuzz signatures`, `ptc_compiler/fuzz_cli.py`) wrap these in `hypothesis.given`.
+(`python -m fuzz signatures`, `fuzz/cli.py`) wrap these in `hypothesis.given`.
 """
 
 from __future__ import annotations

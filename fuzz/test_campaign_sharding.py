@@ -20,9 +20,9 @@ from xml.etree import ElementTree
 
 import pytest
 
+from fuzz import cli
 from fuzz.campaign import engine, targets
 from fuzz.campaign.model import Finding, Outcome
-from ptc_compiler import fuzz_cli
 
 PLANS: dict[str, dict[str, Any]] = {
     "host-data": {"cases": 24, "seed": 100, "shard_size": 6},
@@ -64,6 +64,20 @@ def test_plans_do_not_depend_on_jobs() -> None:
         assert list(targets.PLANS[name](opts)) == list(targets.PLANS[name](dict(opts)))
     shards = list(targets.PLANS["host-data"](PLANS["host-data"]))
     assert [(s["start"], s["stop"]) for s in shards] == [(100, 106), (106, 112), (112, 118), (118, 124)]
+
+
+def test_bad_args_shards_pack_small_builtins_and_keep_case_ids() -> None:
+    # `abs` and `inc` have fewer calls than a shard: one shard holds both; the cases and
+    # findings do not depend on the shard size.
+    opts = {"seed": 0, "only": ["abs", "inc", "nth"], "calls": 400}
+    [big] = list(targets.PLANS["bad-args"](opts))
+    assert sorted(seg[1] for seg in big["segments"]) == ["abs", "inc", "nth"]
+    assert [seg[0] for seg in big["segments"]] == sorted(seg[0] for seg in big["segments"])
+    assert big["cases"] == 400 and sum(s[3] - s[2] for s in big["segments"]) == 400
+    small = _run("bad-args", {**opts, "shard_size": 70})
+    assert len(small.shards) == 6
+    assert small.fingerprint() == engine.run_plan("bad-args", [big]).fingerprint()
+    assert small.families.keys() == {"abs", "inc", "nth"}
 
 
 def test_serial_results_are_real(serial: dict[str, Outcome]) -> None:
@@ -113,10 +127,13 @@ def test_a_clojure_disagreement_is_minimized() -> None:
 
 
 def test_a_shard_that_cannot_run_is_a_setup_note() -> None:
-    spec = {"campaign": "bad-args", "index": 0, "cases": 1, "seed": 0, "target": 10**6,
-            "spelling": "nope", "start": 0, "stop": 1}  # fmt: skip
+    spec = {"campaign": "bad-args", "index": 0, "cases": 1, "seed": 0,
+            "segments": [[0, "nope", 0, 1]]}  # fmt: skip
     [shard] = engine.run_plan("bad-args", [spec]).shards
-    assert shard.cases == 0 and shard.note.startswith("shard 0 failed: IndexError")
+    assert shard.cases == 0 and shard.note == "bad-args: builtin nope is not target 0 here"
+    spec = {"campaign": "host-data", "index": 0, "cases": 1, "start": "x", "stop": 1}
+    [shard] = engine.run_plan("host-data", [spec]).shards
+    assert shard.cases == 0 and shard.note.startswith("shard 0 failed: ValueError")
 
 
 def test_time_budget_stops_an_endless_plan() -> None:
@@ -128,7 +145,7 @@ def test_time_budget_stops_an_endless_plan() -> None:
 
 def test_cli_progress_table_db_and_report(tmp_path: Path) -> None:
     out = io.StringIO()
-    rc = fuzz_cli.main_fuzz(["signatures", "--properties-module", "fuzz.campaign.demo_properties",
+    rc = cli.main(["signatures", "--properties-module", "fuzz.campaign.demo_properties",
                              "--examples", "30", "--seed", "1", "--jobs", "2",
                              "--db", str(tmp_path)], out)  # fmt: skip
     text = out.getvalue()
@@ -144,7 +161,7 @@ def test_cli_progress_table_db_and_report(tmp_path: Path) -> None:
     lines = svg.findall("{http://www.w3.org/2000/svg}polyline")
     assert len(lines) == 2 and all(len(p.get("points", "").split()) >= 2 for p in lines)
     out2 = io.StringIO()
-    fuzz_cli.main_fuzz(["signatures", "--properties-module", "fuzz.campaign.demo_properties",
+    cli.main(["signatures", "--properties-module", "fuzz.campaign.demo_properties",
                         "--examples", "30", "--seed", "1", "--jobs", "1", "--quiet",
                         "--db", str(tmp_path)], out2)  # fmt: skip
     assert "[new]" not in out2.getvalue(), "a bucket seen before is not new"
@@ -154,7 +171,7 @@ def test_cli_progress_table_db_and_report(tmp_path: Path) -> None:
 def test_cli_host_data_and_bad_args_exit_zero_when_clean(tmp_path: Path) -> None:
     for argv in (["host-data", "--cases", "10"], ["bad-args", "--calls", "20", "--only", "inc"]):
         out = io.StringIO()
-        assert fuzz_cli.main_fuzz([*argv, "--jobs", "1", "--db", str(tmp_path)], out) == 0, out.getvalue()
+        assert cli.main([*argv, "--jobs", "1", "--db", str(tmp_path)], out) == 0, out.getvalue()
         assert "total" in out.getvalue()
 
 
@@ -162,6 +179,6 @@ def test_an_unreachable_scheduler_is_a_setup_error(tmp_path: Path) -> None:
     dask = pytest.importorskip("dask")
     out = io.StringIO()
     with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
-        rc = fuzz_cli.main_fuzz(["host-data", "--cases", "4", "--scheduler", "tcp://127.0.0.1:9",
+        rc = cli.main(["host-data", "--cases", "4", "--scheduler", "tcp://127.0.0.1:9",
                                  "--db", str(tmp_path)], out)  # fmt: skip
     assert rc == 2 and "cannot use scheduler tcp://127.0.0.1:9" in out.getvalue()

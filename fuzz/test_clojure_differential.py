@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import ptc_compiler
-from fuzz import clojure_diff
+from fuzz import cli, clojure_diff
 from fuzz.strategies.clojure_programs import DISABLED, SWITCHES, generate
 
 SEED = 20261130
@@ -64,17 +64,15 @@ def test_programs_agree_with_clojure() -> None:
 
 
 def test_campaign_command(tmp_path: Path) -> None:
-    from ptc_compiler.fuzz_cli import main_fuzz
-
     out = io.StringIO()
-    assert main_fuzz(["clojure", "--programs", "0"], out) == 2
+    assert cli.main(["clojure", "--programs", "0"], out) == 2
     if clojure_diff.clojure_command() is None:
         if os.environ.get("CI") == "true":
             pytest.fail(clojure_diff.clojure_required(), pytrace=False)
         pytest.skip(clojure_diff.clojure_required())
     report = tmp_path / "report.clj"
     out = io.StringIO()
-    code = main_fuzz(["clojure", "--programs", "30", "--seed", str(SEED), "--out", str(report),
+    code = cli.main(["clojure", "--programs", "30", "--seed", str(SEED), "--out", str(report),
                       "--jobs", "1", "--db", str(tmp_path / "db")], out)
     assert code == 0, out.getvalue()
     assert re.search(r"^total\s+30\s+0$", out.getvalue(), re.M), out.getvalue()
@@ -90,3 +88,49 @@ def test_round_three_families_are_drawn() -> None:
     assert any("(def data [" in p and " bad" in p for p in programs)
     assert sum(p.startswith(("(when-some", "(if-some")) for p in programs) > 10
     assert sum("(group-by #(get % \"dept\")" in p for p in programs) > 5
+
+
+def _command_or_skip() -> list[str]:
+    command = clojure_diff.clojure_command()
+    if command is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(clojure_diff.clojure_required(), pytrace=False)
+        pytest.skip(clojure_diff.clojure_required())
+    return command
+
+
+def test_the_long_lived_jvm_gives_the_runner_s_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    command = _command_or_skip()
+    suite = clojure_diff.conformance("suite")
+    batch = [suite.Program(pid, "fuzz", src) for pid, src in clojure_diff.seed_programs(SEED, 40)]
+    monkeypatch.setenv("CI", "true")  # the runner's own JVM, not its cache
+    once, _ = suite.run_oracle(batch, command)
+    server = clojure_diff.ClojureServer(command)
+    try:
+        assert server.run(batch[:20]) == {p.id: once[p.id] for p in batch[:20]}
+        assert server.run(batch) == once
+        assert server.starts == 1 and server.programs == 60
+        monkeypatch.setattr(clojure_diff, "PROGRAMS_PER_JVM", 60)
+        assert server.run(batch[:3]) == {p.id: once[p.id] for p in batch[:3]}
+        assert server.starts == 2, "replaced after PROGRAMS_PER_JVM programs"
+    finally:
+        server.close()
+
+
+def test_a_batch_that_ends_or_hangs_the_jvm_fails_and_the_next_starts_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    command = _command_or_skip()
+    suite = clojure_diff.conformance("suite")
+    server = clojure_diff.ClojureServer(command)
+    try:
+        with pytest.raises(RuntimeError, match=r"ended \(exit status 3\)"):
+            server.run([suite.Program("a", "fuzz", "(System/exit 3)")])
+        monkeypatch.setattr(clojure_diff, "BATCH_TIMEOUT_S", 3.0)
+        with pytest.raises(RuntimeError, match="took more than 3 s"):
+            server.run([suite.Program("b", "fuzz", "(loop [] (recur))")])
+        monkeypatch.setattr(clojure_diff, "BATCH_TIMEOUT_S", 600.0)
+        [r] = server.run([suite.Program("c", "fuzz", "(+ 1 2)")]).values()
+        assert (r.status, r.payload) == ("ok", "3") and server.starts == 3
+    finally:
+        server.close()

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz import signature_corpus
-from ptc_compiler import fuzz_cli
+from fuzz import cli, signature_corpus
 
 
 def test_corpus_matches_the_code() -> None:
@@ -41,7 +40,7 @@ def test_corpus_covers_parse_and_validation_errors() -> None:
 
 def test_the_command_compares() -> None:
     out = io.StringIO()
-    assert fuzz_cli.main_fuzz(["signature-corpus"], out) == 0
+    assert cli.main(["signature-corpus"], out) == 0
     assert "matches" in out.getvalue()
 
 

@@ -1,14 +1,16 @@
 """Run a plan of shards on this process, on N local processes, or on a dask cluster.
 
-The three ways run the very same shard function (`fuzz.campaign.targets.run_shard`, reached
-through `ptc_compiler.fuzz_cli.run_shard_remote` so a fresh worker can find this checkout) and
+The three ways run the very same shard function (`fuzz.campaign.targets.run_shard`) and
 merge the results in plan order, so the outcome is the same whichever runs it. The parent
 alone keeps the live progress, the timeline for the report and the failure database.
 
 * ``jobs == 1`` and no scheduler: shards run here, one after another.
-* ``jobs > 1``: a `ProcessPoolExecutor` of `jobs` spawned processes.
-* ``scheduler``: a `dask.distributed` client at that address; its workers need this checkout
-  (the same path, or `fuzz/` on their PYTHONPATH) and the project installed.
+* ``jobs > 1``: a `ProcessPoolExecutor` of `jobs` spawned processes, each kept for the whole
+  campaign (imports, the Clojure JVM and other per-process setup are paid once per process,
+  not per shard); a spawned process gets this one's import path, so it finds `fuzz`.
+* ``scheduler``: a `dask.distributed` client at that address; its workers must be able to
+  import `fuzz` (the project installed editable from this checkout, or the checkout's root
+  on their PYTHONPATH).
 
 At most two shards per worker are in flight, so an endless plan (a time budget) does not
 queue work it will never need; when the budget ends, no new shard starts and those in
@@ -19,19 +21,15 @@ from __future__ import annotations
 
 import itertools
 import os
-import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Any, TextIO
 
 from fuzz.campaign.model import Outcome, ShardResult, ShardSpec
-
-#: The checkout holding `fuzz/`: a worker puts it on its path before it imports a campaign.
-ROOT = str(Path(__file__).resolve().parent.parent.parent)
+from fuzz.campaign.targets import run_shard
 
 
 def default_jobs() -> int:
@@ -40,12 +38,6 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
-
-
-def _remote() -> Callable[[str, ShardSpec], dict[str, Any]]:
-    from ptc_compiler.fuzz_cli import run_shard_remote
-
-    return run_shard_remote
 
 
 def _clock(seconds: float) -> str:
@@ -107,9 +99,8 @@ def _bounded(plan: Iterable[ShardSpec], deadline: float | None) -> Iterator[Shar
 def _run_here(
     plan: Iterator[ShardSpec], progress: Progress, results: list[ShardResult]
 ) -> None:
-    run = _remote()
     for spec in plan:
-        r = ShardResult.from_dict(run(ROOT, spec))
+        r = ShardResult.from_dict(run_shard(spec))
         results.append(r)
         progress.add(r)
 
@@ -117,12 +108,11 @@ def _run_here(
 def _run_pool(
     plan: Iterator[ShardSpec], jobs: int, progress: Progress, results: list[ShardResult]
 ) -> None:
-    run = _remote()
     # spawn, not fork: a fresh interpreter per worker, whatever threads the parent has
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
         flight: set[Future[dict[str, Any]]] = set()
         for spec in itertools.islice(plan, 2 * jobs):
-            flight.add(pool.submit(run, ROOT, spec))
+            flight.add(pool.submit(run_shard, spec))
         while flight:
             done, flight = wait(flight, return_when=FIRST_COMPLETED)
             for fut in done:
@@ -131,7 +121,7 @@ def _run_pool(
                 progress.add(r)
                 nxt = next(plan, None)
                 if nxt is not None:
-                    flight.add(pool.submit(run, ROOT, nxt))
+                    flight.add(pool.submit(run_shard, nxt))
 
 
 def _run_dask(
@@ -139,10 +129,9 @@ def _run_dask(
 ) -> int:
     from distributed import Client, as_completed
 
-    run = _remote()
     with Client(address) as client:
         slots = max(1, sum(client.nthreads().values()))
-        first = [client.submit(run, ROOT, s, pure=False) for s in itertools.islice(plan, 2 * slots)]
+        first = [client.submit(run_shard, s, pure=False) for s in itertools.islice(plan, 2 * slots)]
         flight = as_completed(first)
         for fut in flight:
             r = ShardResult.from_dict(fut.result())
@@ -150,7 +139,7 @@ def _run_dask(
             progress.add(r)
             nxt = next(plan, None)
             if nxt is not None:
-                flight.add(client.submit(run, ROOT, nxt, pure=False))
+                flight.add(client.submit(run_shard, nxt, pure=False))
         return slots
 
 
@@ -182,8 +171,3 @@ def run_plan(
     return Outcome(campaign, results, time.perf_counter() - start, jobs, scheduler,
                    progress.timeline, stopped_early=stopped)  # fmt: skip
 
-
-def ensure_importable() -> None:
-    """Put this checkout on the path (a worker started elsewhere calls it before a shard)."""
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)

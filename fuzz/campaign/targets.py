@@ -7,7 +7,7 @@ with an example seed), so the merged result of a campaign is the same for any `-
 any cluster. A plan may be endless (no count given): the runner's time budget stops it.
 
 * ``clojure``: programs of `fuzz/strategies/clojure_programs.py` against Clojure 1.11, one
-  JVM batch per shard (`fuzz/clojure_diff.py`).
+  batch per shard sent to the process's long-lived JVM (`fuzz/clojure_diff.py`).
 * ``bad-args``: every builtin with every kind of bad argument (`fuzz/strategies/bad_args.py`).
 * ``host-data``: host values of every Python shape (`fuzz/strategies/host_data.py`).
 * ``signatures``: the hypothesis properties of `fuzz/properties.py`.
@@ -15,6 +15,7 @@ any cluster. A plan may be endless (no count given): the runner's time budget st
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import itertools
@@ -33,7 +34,7 @@ CAMPAIGNS = ("clojure", "bad-args", "host-data", "signatures")
 
 #: Cases per shard, by campaign: big enough that a shard's fixed cost (a JVM start for the
 #: Clojure differential) is small beside its cases, small enough for a live progress line.
-SHARD_SIZE = {"clojure": 200, "bad-args": 250, "host-data": 40, "signatures": 200}
+SHARD_SIZE = {"clojure": 200, "bad-args": 1000, "host-data": 40, "signatures": 200}
 
 
 def _worker() -> str:
@@ -112,11 +113,12 @@ def run_minimize_clojure(spec: ShardSpec) -> ShardResult:
         out.note = clojure_diff.clojure_required()
         return out
     kind = str(spec["kind"])
+    oracle = clojure_diff.server(command)
 
     def still_fails(batch: list[str]) -> list[bool]:
         live = [(f"m{i:04d}", c) for i, c in enumerate(batch) if not _may_not_end(c)]
         try:
-            outcomes, _ = clojure_diff.run_programs(live, command)
+            outcomes, _ = clojure_diff.run_programs(live, command, oracle=oracle)
         except RuntimeError:  # the JVM batch itself failed: keep what we have
             return [False] * len(batch)
         bad = {o.source for o in outcomes
@@ -124,7 +126,7 @@ def run_minimize_clojure(spec: ShardSpec) -> ShardResult:
         return [c in bad for c in batch]
 
     small, tried = minimize(str(spec["program"]), still_fails)
-    [o], _ = clojure_diff.run_programs([("min", small)], command)
+    [o], _ = clojure_diff.run_programs([("min", small)], command, oracle=oracle)
     out.cases = tried
     out.findings.append(Finding(str(spec["case"]), str(spec["family"]), str(spec["bucket"]),
                                 small, f"clojure: {o.clojure}\nours:    {o.ours}"))  # fmt: skip
@@ -153,9 +155,9 @@ def run_clojure(spec: ShardSpec) -> ShardResult:
         out.note = clojure_diff.clojure_required()
         return out
     seed, start, stop = int(spec["seed"]), int(spec["start"]), int(spec["stop"])
-    # generation is sequential per seed: the first `stop` programs are the campaign's own
-    programs = clojure_diff.seed_programs(seed, stop)[start:stop]
-    outcomes, _ = clojure_diff.run_programs(programs, command)
+    programs = clojure_diff.seed_slice(seed, start, stop)
+    outcomes, _ = clojure_diff.run_programs(programs, command,
+                                            oracle=clojure_diff.server(command))  # fmt: skip
     for o in outcomes:
         family = _head(o.source)
         out.families[family] += 1
@@ -170,7 +172,9 @@ def run_clojure(spec: ShardSpec) -> ShardResult:
 
 
 def plan_bad_args(opts: dict[str, Any]) -> Iterator[ShardSpec]:
-    """Shards of (builtin spelling, slice of its calls), registry order; at most `calls` calls."""
+    """Shards of about `shard_size` consecutive calls of the sweep (registry order, at most
+    `calls`); a shard holds segments (target, spelling, first call, end), several builtins'
+    calls when they are few, so no shard is a fraction of a second of work."""
     from fuzz.strategies import bad_args
 
     size = int(opts.get("shard_size") or SHARD_SIZE["bad-args"])
@@ -179,40 +183,61 @@ def plan_bad_args(opts: dict[str, Any]) -> Iterator[ShardSpec]:
     budget = opts.get("calls")
     left = None if budget is None else int(budget)
     index = itertools.count()
+    segments: list[list[Any]] = []
+    filled = 0
+
+    def shard() -> ShardSpec:
+        return {"campaign": "bad-args", "index": next(index), "cases": filled, "seed": seed,
+                "segments": segments}  # fmt: skip
+
     for t_index, target in enumerate(bad_args.targets()):
         if only and target.spec.name not in only and target.spelling not in only:
             continue
-        total = sum(1 for _ in bad_args.target_calls(target, 2, 200, seed))
-        for start, stop in _slices(total, size):
+        total = bad_args.count_calls(target, 2, 200)
+        start = 0
+        while start < total and (left is None or left > 0):
+            stop = min(total, start + size - filled)
             if left is not None:
-                if left <= 0:
-                    return
                 stop = min(stop, start + left)
                 left -= stop - start
-            yield {"campaign": "bad-args", "index": next(index), "cases": stop - start,
-                   "seed": seed, "target": t_index, "spelling": target.spelling,
-                   "start": start, "stop": stop}  # fmt: skip
+            segments.append([t_index, target.spelling, start, stop])
+            filled += stop - start
+            start = stop
+            if filled >= size:
+                yield shard()
+                segments, filled = [], 0
+    if segments:
+        yield shard()
 
 
 def run_bad_args(spec: ShardSpec) -> ShardResult:
-    """The calls of one slice of one spelling's sweep; each broken promise is a finding."""
+    """The calls of a shard's segments; each broken promise is a finding."""
     from fuzz.strategies import bad_args
 
     out = ShardResult("bad-args", int(spec["index"]), worker=_worker())
-    target = bad_args.targets()[int(spec["target"])]
-    if target.spelling != spec["spelling"]:  # a worker on another checkout: refuse, loudly
-        out.note = f"bad-args: builtin {spec['spelling']} is not target {spec['target']} here"
-        return out
-    start, stop = int(spec["start"]), int(spec["stop"])
-    rows = itertools.islice(bad_args.target_calls(target, 2, 200, int(spec["seed"])), start, stop)
-    family = target.spec.name
-    for i, row in enumerate(rows, start):
-        for p in bad_args.check(target, row, applied=bad_args.applied(target, row)):
-            out.findings.append(Finding(f"{target.spelling}#{i:05d}", family,
-                                        f"{p.kind} ({family})", p.source, p.detail))  # fmt: skip
-        out.cases += 1
-        out.families[family] += 1
+    every = _bad_args_targets()
+    for t_index, spelling, start, stop in spec["segments"]:
+        target = every[int(t_index)] if int(t_index) < len(every) else None
+        if target is None or target.spelling != spelling:  # a worker on another checkout
+            out.note = f"bad-args: builtin {spelling} is not target {t_index} here"
+            return out
+        rows = itertools.islice(bad_args.target_calls(target, 2, 200, int(spec["seed"])),
+                                int(start), int(stop))  # fmt: skip
+        family = target.spec.name
+        for i, row in enumerate(rows, int(start)):
+            for p in bad_args.check(target, row, applied=bad_args.applied(target, row)):
+                out.findings.append(Finding(f"{target.spelling}#{i:05d}", family,
+                                            f"{p.kind} ({family})", p.source, p.detail))  # fmt: skip
+            out.cases += 1
+            out.families[family] += 1
     return out
+
+
+@functools.cache
+def _bad_args_targets() -> list[Any]:
+    from fuzz.strategies import bad_args
+
+    return bad_args.targets()
 
 
 # ---------------------------------------------------------------- host-data

@@ -358,6 +358,20 @@ def target_calls(
                 yield (_BY_LABEL[k],) * n
 
 
+def count_calls(target: Target, full_up_to: int, sample: int) -> int:
+    """How many rows `target_calls` gives for `target` (without drawing them)."""
+    counts, refused = arg_counts(target.spec)
+    total = 0
+    for n in counts:
+        if n <= full_up_to and (target.primary or n <= 1):
+            total += len(POOL) ** n
+        else:
+            total += sample if n else 1
+    if target.primary:
+        total += sum(len(REFUSED_KINDS) if n else 1 for n in refused)
+    return total
+
+
 def applied(target: Target, row: Sequence[Arg]) -> bool:
     """Whether `check` also makes the call through `apply` (up to one argument and the
     refused counts: enough to reach every function unchecked, at a third of the cost)."""
