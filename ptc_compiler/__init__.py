@@ -4,25 +4,36 @@
     >>> ptc_compiler.run("(+ 1 2)").value
     3
 
-Public API: `run`, `compile` (-> `Program`), `RunResult`, `RunFailure`, `Tool`, `pr_str`,
-`Keyword`; `Environment` and `PreludeError` for preludes (docs/preludes.md).
+Public API:
+
+* `run` and `arun` (the same for async hosts, whose tools may be coroutine functions):
+  compile and run a program, never raising for anything the program does;
+* `compile` -> `Program` (compile once, `Program.run` many times);
+* `RunResult` and `RunFailure`: a run's outcome;
+* `Tool` and `tool` (the decorator): typed host tools (docs/tools.md);
+* `pr_str`, `Keyword` and `keyword`: printing and building PTC values;
+* `Environment` and `PreludeError` for preludes (docs/preludes.md), imported on first use.
 """
 
-from ptc_compiler.api import Program, RunFailure, RunResult, compile, run
-from ptc_compiler.tools import Tool
+from ptc_compiler.api import Program, RunFailure, RunResult, arun, compile, run
+from ptc_compiler.tools import Tool, tool
 from ptc_runtime.printer import pr_str
 from ptc_runtime.values import Keyword, keyword
 
 __all__ = [
+    "Environment",
     "Keyword",
+    "PreludeError",
     "Program",
     "RunFailure",
     "RunResult",
     "Tool",
+    "arun",
     "compile",
     "keyword",
     "pr_str",
     "run",
+    "tool",
 ]
 __version__ = "0.1.0"
 
