@@ -416,3 +416,19 @@ def test_public_names_are_exported_and_documented() -> None:
         assert f"`{name}`" in (ptc_compiler.__doc__ or ""), name
     assert {"arun", "tool", "Tool", "run", "compile"} <= set(ptc_compiler.__all__)
     assert ptc_compiler.arun.__doc__ and "async" in ptc_compiler.arun.__doc__
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_marked_function_in_a_binding_namespace(mode: str) -> None:
+    from ptc_runtime.bindings import BindingNamespace
+
+    @tool
+    def find_user(user_id: int) -> dict[str, int]:
+        return {"id": user_id}
+
+    crm = [BindingNamespace("crm", {"find": find_user})]
+    r = run("(crm/find {:user-id 3})", bindings=crm, mode=mode)
+    assert r.ok and r.value == {"id": 3}, r
+    r = run('(crm/find {:user-id "x"})', bindings=crm, mode=mode)
+    assert r.error is not None
+    assert r.error.message == "crm/find input user_id: expected int, got string"
