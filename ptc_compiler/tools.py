@@ -158,6 +158,10 @@ class Tool:
             return _ToolDecorator(kwargs)  # type: ignore[return-value]
         return super().__new__(cls)
 
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        # copy and pickle rebuild through __new__: with the function, it is not a decorator
+        return (self.fn,)
+
     def __post_init__(self) -> None:
         fn = getattr(self.fn, "__ptc_tool__", None)
         if isinstance(fn, Tool):  # Tool(f) of a function `@tool` marked: the function itself

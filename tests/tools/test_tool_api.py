@@ -432,3 +432,12 @@ def test_a_marked_function_in_a_binding_namespace(mode: str) -> None:
     r = run('(crm/find {:user-id "x"})', bindings=crm, mode=mode)
     assert r.error is not None
     assert r.error.message == "crm/find input user_id: expected int, got string"
+
+
+def test_a_tool_copies_as_a_tool() -> None:
+    import copy
+
+    t = Tool(fetch_orders, effect="read")
+    for c in (copy.copy(t), copy.deepcopy(t)):
+        assert isinstance(c, Tool) and c.effect == "read"
+        assert c({"customer_id": 2}) == [2]
