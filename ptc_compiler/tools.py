@@ -53,6 +53,29 @@ from ptc_runtime.contracts.types import Field, ListOf, MapOf, Prim, SigType, nor
 from ptc_runtime.contracts.validate import kind_of
 from ptc_runtime.values import Keyword
 
+__all__ = [
+    "Choices",
+    "Effect",
+    "HintError",
+    "InputValidationUnavailable",
+    "OutputValidationUnavailable",
+    "Tool",
+    "anthropic_tools",
+    "as_tool",
+    "derive_signature",
+    "hint_type",
+    "host_callable",
+    "host_tools",
+    "kebab",
+    "mcp_tools",
+    "openai_tools",
+    "render_tools",
+    "tool",
+    "tool_of",
+    "tool_schema",
+    "tool_schemas",
+]
+
 Effect = Literal["read", "write", "unknown"]
 CallStyle = Literal["dict", "kwargs", "model"]
 F = TypeVar("F", bound=Callable[..., Any])
