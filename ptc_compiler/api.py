@@ -28,6 +28,7 @@ from ptc_compiler.lower import lower
 from ptc_compiler.lower.check import GeneratedCodeRejected, check_restricted
 from ptc_compiler.optimize.registry import RuleSet, for_compile
 from ptc_compiler.reader import read
+from ptc_compiler.tools import host_tools
 from ptc_runtime import seam
 from ptc_runtime.bindings import namespace_from_tools
 from ptc_runtime.errors import PtcError
@@ -372,7 +373,7 @@ def _spec(
     rt = options.get("runtime") or default_runtime(
         options.get("mode", "in-process"), optimize=optimize
     )
-    bindings = tuple(options.get("bindings") or namespace_from_tools(tools))
+    bindings = tuple(options.get("bindings") or namespace_from_tools(host_tools(tools)))
     if options.get("bindings") and tools:
         raise TypeError("give tools= or bindings=, not both")
     request = seam.RunRequest(
@@ -443,8 +444,34 @@ async def arun(
     tools: Mapping[str, Callable[..., Any]] | None = None,
     timeout_ms: float | None = 1000,
     max_steps: int = 10_000_000,
+    preludes: Sequence[str | Path] | None = None,
     **options: Any,
 ) -> RunResult:
-    """`run` for async hosts: tools may be coroutine functions, awaited on this loop."""
+    """`run` for async hosts: compile and run `source` without blocking the event loop.
+
+        async def search(query: str) -> list[str]: ...
+        result = await ptc_compiler.arun('(tool/search {:query "ada"})',
+                                         tools={"search": search})
+
+    Tools may be coroutine functions (or return awaitables): they are awaited on the
+    calling loop, while the program itself runs on a worker thread (in-process) or in a
+    worker process (`mode="isolated"`). Arguments, options and result are those of
+    `run` (with `preludes`, the options `mode`, `cancel` and `state_owner` only); like
+    `run`, it never raises for anything the program does.
+    """
+    if preludes is not None:  # preludes: see ptc_compiler.prelude
+        from ptc_compiler.prelude.hosting import check_prelude_options, environment_for
+
+        mode = check_prelude_options(options, allowed={"mode", "cancel", "state_owner"})
+        env = environment_for(preludes, tools, mode)
+        result: RunResult = await env.arun(
+            source,
+            data=data,
+            timeout_ms=timeout_ms,
+            max_steps=max_steps,
+            state_owner=options.get("state_owner"),
+            cancel=options.get("cancel"),
+        )
+        return result
     rt, spec = _spec(source, data, tools, timeout_ms, max_steps, options)
     return result_of(await rt.arun(spec))

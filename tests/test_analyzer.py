@@ -664,8 +664,8 @@ ERRORS = [
         "(loop [x 1] (+ 1 (recur 2)))", "invalid_form", 1, 18, "last", id="recur-not-tail"
     ),
     pytest.param("(recur 1)", "invalid_form", 1, 1, None, id="recur-no-target"),
-    pytest.param("(loop [x 1] (recur 1 2))", "arity_mismatch", 1, 13, None, id="recur-count"),
-    pytest.param("(fn [x & r] (recur 1))", "arity_mismatch", 1, 13, None, id="recur-fn-count"),
+    pytest.param("(loop [x 1] (recur 1 2))", "arity_error", 1, 13, None, id="recur-count"),
+    pytest.param("(fn [x & r] (recur 1))", "arity_error", 1, 13, None, id="recur-fn-count"),
     pytest.param(
         "(loop [x 1] (for [y [1]] (recur y)))", "invalid_form", 1, 26, None, id="recur-in-for"
     ),
@@ -678,7 +678,7 @@ ERRORS = [
     pytest.param(
         "(loop [x 1] (let [y (recur 1)] y))", "invalid_form", 1, 21, None, id="recur-in-binding"
     ),
-    pytest.param("#(recur 1 2)", "arity_mismatch", 1, 1, None, id="recur-short-fn-count"),
+    pytest.param("#(recur 1 2)", "arity_error", 1, 1, None, id="recur-short-fn-count"),
     pytest.param("(for [x [1]])", "invalid_arity", 1, 1, None, id="for-no-body"),
     pytest.param("(for x 1)", "invalid_form", 1, 1, None, id="for-no-vector"),
     pytest.param("(for [] 1)", "invalid_form", 1, 6, None, id="for-empty-bindings"),

@@ -128,7 +128,7 @@ BAD_RESULTS: list[tuple[str, Any, str]] = [
     ("int-key", {"by_id": {1: "a"}}, 'a map key that is not a string (a number) at ["by_id" 1]'),
     ("surrogate", {"name": "x\ud800"}, 'a string with a lone surrogate at ["name"]'),
     ("nan", [1.0, float("nan")], "NaN or an infinity at [1]"),
-    ("object", {"o": object()}, 'a host object at ["o"]'),
+    ("object", {"o": object()}, 'a host object (object) at ["o"]'),
     ("keyword", {"k": Keyword("x")}, "a keyword"),
 ]
 

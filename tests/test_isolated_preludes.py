@@ -186,7 +186,7 @@ def test_differential_cases_cover_values_and_each_failure_kind(
     assert results[7].value == ["negative", 8]
     assert results[8].outcome == "fail" and results[8].value == {"refused": 3}
     codes = {r.error.code for r in results if r.error is not None}
-    assert {"contract_violation", "unbound_var", "arity_mismatch", "tool_error"} <= codes, codes
+    assert {"contract_violation", "unbound_var", "arity_error", "tool_error"} <= codes, codes
     assert results[14].error is not None and "secret-helper" in results[14].error.message
     assert results[15].error is not None  # a private tool is not callable from the program
     assert results[19].value == ["money", "shop"]

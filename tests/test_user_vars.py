@@ -123,7 +123,7 @@ ONE_RUN: list[tuple[str, str]] = [
     ("(def f :a) (f {:a 3})", "steps 0 output '' ok 3"),
     (
         "(defn f [a] a) (f 1 2)",
-        "steps 0 output '' error exception arity_mismatch 1:16: f: wrong number of arguments (2)",
+        "steps 0 output '' error exception arity_error 1:16: f: wrong number of arguments (2), expected 1",
     ),
     # names that are runtime names elsewhere are ordinary user names
     (

@@ -122,7 +122,7 @@ GROUP_PREFIX: Final = {"string": "str", "set": "set", "walk": "walk", "regex": "
 #: Error codes a program may legitimately get (target §10.2 and the runtime's own).
 KNOWN_CODES: Final = frozenset(
     {
-        "type_error", "arithmetic_error", "arity_error", "arity_mismatch", "not_callable",
+        "type_error", "arithmetic_error", "arity_error", "not_callable",
         "destructure_error", "runtime_error", "loop_limit_exceeded", "timeout",
         "memory_exceeded", "pmap_error", "pcalls_error", "parallel_capacity_exceeded",
         "java_type_error", "java_domain_error", "invalid_java_string", "invalid_java_value",

@@ -295,8 +295,8 @@ def analyze_recur(an: Analyzer, form: ListForm, ctx: Ctx, tail: bool) -> ir.Node
         ctx.short.recurs.append((len(args), form.span))
     elif len(args) != expected:
         raise error(
-            "arity_mismatch",
-            f"recur expects {expected} value{'s' if expected != 1 else ''}, got {len(args)}",
+            "arity_error",
+            f"recur: wrong number of arguments ({len(args)}), expected {expected}",
             form.span,
         )
     sub = ctx.sub

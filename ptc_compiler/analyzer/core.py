@@ -224,7 +224,7 @@ class Analyzer:
             info = self.env.exports[fn.ref]
             if not info.accepts(n):
                 raise error(
-                    "arity_mismatch",
+                    "arity_error",
                     f"{fn.ref}: wrong number of arguments ({n}), expected {info.arity_text()}",
                     form.span,
                 )

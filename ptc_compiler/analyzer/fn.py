@@ -172,8 +172,8 @@ def analyze_short_fn(an: Analyzer, form: ShortFn, ctx: Ctx) -> ir.Node:
     for got, span in state.recurs:
         if got != slots:
             raise error(
-                "arity_mismatch",
-                f"recur expects {slots} value{'s' if slots != 1 else ''}, got {got}",
+                "arity_error",
+                f"recur: wrong number of arguments ({got}), expected {slots}",
                 span,
             )
     return ir.Fn((ir.FnArity(tuple(params), rest, body, form.span),), span=form.span)

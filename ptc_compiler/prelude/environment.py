@@ -37,7 +37,7 @@ from ptc_compiler.prelude.bundle import Bundle, ExportRecord
 from ptc_compiler.prelude.component import PreludeError
 from ptc_compiler.prelude.load import CacheDir, PreludeItem, Progress, load_bundle
 from ptc_compiler.reader import read
-from ptc_compiler.tools import Tool
+from ptc_compiler.tools import Tool, host_tools
 from ptc_runtime import seam
 from ptc_runtime.errors import PtcError
 from ptc_runtime.executor import GENERATED_FILENAME
@@ -163,7 +163,7 @@ class Environment:
             self.bundle = load_bundle(
                 list(preludes), cache_dir=cache_dir, progress=progress, key=artifact_key
             )
-        self.tools: dict[str, Callable[..., Any]] = dict(tools or {})
+        self.tools: dict[str, Callable[..., Any]] = dict(host_tools(tools) or {})
         self.data = dict(data) if data is not None else None
         self.timeout_ms = timeout_ms
         self.max_steps = max_steps

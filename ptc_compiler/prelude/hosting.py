@@ -46,6 +46,22 @@ def environment_for(
     return env
 
 
+def check_prelude_options(
+    options: Mapping[str, Any],
+    allowed: frozenset[str] | set[str] = frozenset({"mode", "cancel", "state_owner", "native"}),
+) -> Any:
+    """The run's mode, after refusing the options a run with preludes does not take."""
+    unknown = set(options) - set(allowed)
+    if unknown:
+        raise TypeError(
+            f"run option(s) not available with preludes: {', '.join(sorted(unknown))}"
+        )
+    mode = options.get("mode", "in-process")
+    if mode not in ("in-process", "isolated"):
+        raise ValueError("mode must be 'in-process' or 'isolated'")
+    return mode
+
+
 def run_with_preludes(
     source: str,
     preludes: Sequence[PreludeItem],
@@ -56,14 +72,7 @@ def run_with_preludes(
     max_steps: int,
     options: Mapping[str, Any],
 ) -> Any:
-    unknown = set(options) - {"mode", "cancel", "state_owner", "native"}
-    if unknown:
-        raise TypeError(
-            f"run option(s) not available with preludes: {', '.join(sorted(unknown))}"
-        )
-    mode = options.get("mode", "in-process")
-    if mode not in ("in-process", "isolated"):
-        raise ValueError("mode must be 'in-process' or 'isolated'")
+    mode = check_prelude_options(options)
     env = environment_for(preludes, tools, mode)
     return env.run(
         source,

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from ptc_runtime.contracts.errors import ContractViolation
 from ptc_runtime.errors import PtcError, bound_message
 
 IDENT: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -234,6 +235,21 @@ def host_failure(ns: BindingNamespace | None, member: str, exc: BaseException) -
     return rejection(ns, member, f"the host function raised {kind[:60]}")
 
 
+def as_called(ns: BindingNamespace | None, member: str, fn: object, err: PtcError) -> PtcError:
+    """`err` naming the tool as the program called it.
+
+    A typed tool's contract error names the tool by its own name (`tool/list-orders`, or
+    the function's); registered under another key the program called it by that key, so
+    the error is re-labelled with `ns/member`, the name a corrected program must use."""
+    if not isinstance(err, ContractViolation):
+        return err
+    own = getattr(getattr(fn, "__ptc_tool__", fn), "ref", None)
+    label = f"{ns.name if ns is not None else 'tool'}/{member}"
+    if err.ref != own or err.ref == label:
+        return err
+    return ContractViolation(err.errors, ref=label, side=err.side)
+
+
 def call_host(
     fn: Callable[..., Any],
     args: object,
@@ -241,8 +257,12 @@ def call_host(
     timeout: float | None,
     cancelled: Callable[[], bool],
 ) -> object:
-    """Call a host function; coroutine results are awaited on `loop` (or a private one)."""
-    result = fn(args)
+    """Call a host function; coroutine results are awaited on `loop` (or a private one).
+
+    A host function with a `__ptc_invoke__` (a typed tool, or a function marked as one)
+    is called through it: that validates the arguments and the result."""
+    invoke = getattr(fn, "__ptc_invoke__", None)
+    result = invoke(args) if callable(invoke) else fn(args)
     if not inspect.isawaitable(result):
         return result
     import asyncio

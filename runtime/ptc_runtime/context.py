@@ -195,9 +195,15 @@ class RunContext:
             raise PtcError("unknown_tool", f"Unknown tool: {name}")
         self.tool_calls += 1
         try:
-            return fn(args)
-        except PtcError:
-            raise
+            invoke = getattr(fn, "__ptc_invoke__", None)
+            return invoke(args) if callable(invoke) else fn(args)
+        except PtcError as err:
+            from ptc_runtime.bindings import as_called
+
+            named = as_called(None, name, fn, err)
+            if named is err:
+                raise
+            raise named from None
         except Exception as exc:  # the host's tool failed: its type only, text to the log
             from ptc_runtime.bindings import host_failure
 

@@ -15,6 +15,8 @@ Python's recursion limit.
 
 from __future__ import annotations
 
+import datetime
+import json
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -26,7 +28,7 @@ from typing import Any, Final
 from ptc_runtime.collections import EqKey, PMap, PSet, PVec, kind_name, to_key
 from ptc_runtime.context import Records
 from ptc_runtime.errors import PtcError
-from ptc_runtime.host_value import TOOL_ARGS, to_host
+from ptc_runtime.host_value import TOOL_ARGS, python_type, to_host
 from ptc_runtime.printer import pr_str
 from ptc_runtime.records import current_registry, register, revoke
 from ptc_runtime.temporal import Temporal
@@ -116,6 +118,53 @@ def _host_key(k: object) -> object:
 def _host_kind(x: object) -> str:
     k = kind_name(x)
     return "unsupported value" if k in ("unknown", "function") else k
+
+
+def unsupported_part(x: object, limit: int = 1_000_000) -> str | None:
+    """Where host data holds a value with no PTC form, and what it is, for messages:
+    `at ["orders" 0 "placed"]: a datetime.datetime`; None when every part has one (or
+    after `limit` parts: the walk is only for the message)."""
+    stack: list[tuple[object, tuple[str, ...]]] = [(x, ())]
+    seen = 0
+    opened: set[int] = set()  # each container once: shared parts and cycles end the walk
+    while stack and seen < limit:
+        value, where = stack.pop()
+        seen += 1
+        if type(value) not in _SCALARS:
+            if id(value) in opened:
+                continue
+            opened.add(id(value))
+        place = f"at [{' '.join(where)}]" if where else "at the top"
+        try:
+            kind, payload = _host_open(value)
+        except PtcError:
+            hint = (
+                " (pass datetimes as ISO 8601 strings)"
+                if isinstance(value, datetime.date | datetime.time)
+                else ""
+            )
+            return f"{place}: a {python_type(value)}{hint}"
+        if kind < 0 or kind == _SET:
+            continue
+        items: list[tuple[object, object]] = []
+        if isinstance(value, dict):
+            for key, child in value.items():
+                try:
+                    _host_key(key)
+                except PtcError:
+                    return f"{place}: a map key that is a {python_type(key)}"
+                items.append((key, child))
+        elif kind == _MAP:
+            items = [(k, c) for k, _, c in payload]
+        else:
+            items = list(enumerate(payload))
+        for key, child in reversed(items):
+            try:
+                shown = json.dumps(key) if type(key) is str else repr(key)
+            except ValueError:
+                shown = "?"
+            stack.append((child, (*where, shown[:40])))
+    return None
 
 
 def _host_open(x: object) -> tuple[int, Any]:

@@ -13,6 +13,7 @@ errors; any other exception is our bug, reported as an internal error with an in
 from __future__ import annotations
 
 import gc
+import inspect
 import logging
 import re
 import threading
@@ -239,11 +240,11 @@ def _translate(exc: Exception, fn_names: Mapping[str, str]) -> PtcError:
     if isinstance(exc, TypeError):
         m = _TAKES.match(text) or _MISSING.match(text)
         if m is not None:
-            return _arity_error(m.group(1), text, fn_names)
+            return _arity_error(m.group(1), text, fn_names, exc)
         m = _VALUE_CALL.match(text)
         if m is not None:
             got = int(m.group(2)) - 1 if m.group(2) else 0
-            return PtcError("arity_mismatch", f"{_VALUE_KIND[m.group(1)]}, got {got}")
+            return PtcError("arity_error", f"{_VALUE_KIND[m.group(1)]}, got {got}")
         m = _NOT_CALLABLE.match(text)
         if m is not None:
             kind = _PY_KIND.get(m.group(1), "a value")
@@ -265,23 +266,78 @@ def _translate(exc: Exception, fn_names: Mapping[str, str]) -> PtcError:
     return PtcError("internal_error", f"internal error (incident {incident})")
 
 
-def _arity_error(py_name: str, text: str, fn_names: Mapping[str, str]) -> PtcError:
-    got = re.search(r"but (\d+) (?:was|were) given", text)
-    count = f" ({got.group(1)})" if got else ""
+def _arity_error(
+    py_name: str, text: str, fn_names: Mapping[str, str], exc: BaseException | None = None
+) -> PtcError:
+    """One code, `arity_error`, and one shape for every wrong count: builtins, user fns,
+    values called as fns: `<name>: wrong number of arguments (<got>), expected <counts>`."""
+    got_m = re.search(r"but (\d+) (?:was|were) given", text)
+    got: int | None = int(got_m.group(1)) if got_m else None
     if py_name in fn_names:
-        return PtcError("arity_mismatch", f"{fn_names[py_name]}: wrong number of arguments{count}")
+        name = fn_names[py_name]
+        takes = _TAKES.match(text)
+        missing = _MISSING.match(text)
+        fn = _callee(exc, py_name)
+        expected = _expected_counts(fn) if fn is not None else None
+        if expected is None and takes is not None:  # "takes [from 1 to] 2 ... but 3"
+            low = re.search(r"takes from (\d+) to (\d+)", text)
+            expected = (
+                " or ".join(str(n) for n in range(int(low.group(1)), int(low.group(2)) + 1))
+                if low
+                else takes.group(2)
+            )
+        if got is None and missing is not None:
+            if fn is None:  # the callee is gone (a fn value called in place)
+                return PtcError(
+                    "arity_error",
+                    f"{name}: wrong number of arguments, {missing.group(2)} too few",
+                )
+            code = fn.__code__
+            got = code.co_argcount - len(fn.__defaults__ or ()) - int(missing.group(2))
+        return PtcError("arity_error", arity_message(name, got, expected))
     kind = _VALUE_KIND.get(py_name) if py_name.endswith("_as_fn") else None
     if kind is not None:
-        return PtcError("arity_mismatch", f"{kind}, got {got.group(1) if got else 0}")
+        return PtcError("arity_error", f"{kind}, got {got if got is not None else 0}")
     base_globals()
-    name = _BUILTIN_NAMES.get(py_name)
-    if name is not None:
-        spec = BUILTINS[name]
-        return PtcError(
-            "arity_error",
-            f"{name}: wrong number of arguments{count}, expected {spec.arity_text()}",
-        )
-    return PtcError("arity_mismatch", f"wrong number of arguments{count}")
+    bname = _BUILTIN_NAMES.get(py_name)
+    if bname is not None:
+        spec = BUILTINS[bname]
+        return PtcError("arity_error", arity_message(bname, got, spec.arity_text()))
+    return PtcError("arity_error", arity_message("fn", got, None))
+
+
+def arity_message(name: str, got: int | None, expected: str | None) -> str:
+    """`f: wrong number of arguments (1), expected 2`: the one shape of arity errors."""
+    count = f" ({got})" if got is not None else ""
+    tail = f", expected {expected}" if expected else ""
+    return f"{name}: wrong number of arguments{count}{tail}"
+
+
+def _callee(exc: BaseException | None, py_name: str) -> Any:
+    """The generated function a wrong-count call named, found in the calling frames (by
+    its name, or among their locals: a fn held by a `let` or handed to a builtin)."""
+    tb = exc.__traceback__ if exc is not None else None
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames[-4:]):
+        fn = frame.f_locals.get(py_name, frame.f_globals.get(py_name))
+        if inspect.isfunction(fn) and fn.__name__ == py_name:
+            return fn
+        for value in list(frame.f_locals.values())[:64]:
+            if inspect.isfunction(value) and value.__name__ == py_name:
+                return value
+    return None
+
+
+def _expected_counts(fn: Any) -> str:
+    code = fn.__code__
+    most = code.co_argcount
+    least = most - len(fn.__defaults__ or ())
+    if code.co_flags & inspect.CO_VARARGS:
+        return f"{least} or more"
+    return " or ".join(str(n) for n in range(least, most + 1))
 
 
 def _innermost_is_generated(tb: TracebackType | None) -> bool:

@@ -337,12 +337,21 @@ def _key_text(k: object, rules: Rules) -> str:
     return key
 
 
+def python_type(x: object) -> str:
+    """The Python type of a host value, for messages: `datetime.datetime`, `Decimal`."""
+    t = type(x)
+    mod = getattr(t, "__module__", "") or ""
+    name = getattr(t, "__qualname__", t.__name__)
+    text = name if mod in ("builtins", "__main__", "") else f"{mod}.{name}"
+    return bound_message(text, 80)
+
+
 def _what_is(x: object) -> str:
     if isinstance(x, set | frozenset) or type(x) is PSet:
         return "a set"
     k = kind_name(x)
     if k == "unknown":
-        return "a host object" if not callable(x) else "a function"
+        return f"a host object ({python_type(x)})" if not callable(x) else "a function"
     if k == "nil":
         return "nil"
     return ("an " if k[0] in "aeiou" else "a ") + k

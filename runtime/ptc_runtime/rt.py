@@ -193,14 +193,14 @@ def multi_arity(label: str, *fns: Callable[..., object]) -> Callable[..., object
     counts = sorted(fixed)
     expected = " or ".join(str(c) for c in counts)
     if variadic is not None:
-        expected = (expected + " or " if expected else "") + f"{variadic[0]}+"
+        expected = (expected + " or " if expected else "") + f"{variadic[0]} or more"
 
     def dispatch(*args: object) -> object:
         f = fixed.get(len(args))
         if f is None:
             if variadic is None or len(args) < variadic[0]:
                 raise PtcError(
-                    "arity_mismatch",
+                    "arity_error",
                     f"{label}: wrong number of arguments ({len(args)}), expected {expected}",
                 )
             f = variadic[1]

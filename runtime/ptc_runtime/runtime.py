@@ -26,7 +26,7 @@ from typing import Any, Final
 from ptc_runtime.bindings import BindingNamespace
 from ptc_runtime.completion import finish, settle
 from ptc_runtime.context import CancelToken, Records, RunContext
-from ptc_runtime.convert import from_host
+from ptc_runtime.convert import from_host, unsupported_part
 from ptc_runtime.errors import PtcError
 from ptc_runtime.executor import execute
 from ptc_runtime.limits import DEFAULT_LIMITS, Limits
@@ -357,6 +357,9 @@ class Runtime:
         try:
             data = from_host(dict(spec.data), records) if spec.data else {}
         except PtcError as err:
+            where = unsupported_part(spec.data) if "host data contains" in err.message else None
+            if where is not None:
+                err = PtcError(err.code, f"host data has no PTC form {where}", kind=err.kind)
             return RunResult(error=RunFailure.of(err, "data: "), outcome="error")
         ctx = RunContext(
             max_steps=spec.max_steps,

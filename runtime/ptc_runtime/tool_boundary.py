@@ -19,6 +19,7 @@ from ptc_runtime import context
 from ptc_runtime.bindings import (
     BindingNamespace,
     BindingRejection,
+    as_called,
     call_host,
     host_failure,
     rejection,
@@ -80,8 +81,11 @@ def make_invoker(
             result = call_on_helper(fn, args, loop, cur)
         except BindingRejection as exc:
             raise rejection(ns, member, str(exc) or "rejected") from None
-        except PtcError:
-            raise
+        except PtcError as err:
+            named = as_called(ns, member, fn, err)
+            if named is err:
+                raise
+            raise named from None
         except TimeoutError:
             cur.check_time()
             raise LimitExceeded(

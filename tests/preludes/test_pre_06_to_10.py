@@ -44,7 +44,7 @@ def test_pre_07_only_declared_direct_dependencies_are_visible() -> None:
     # private names of a dependency, and arity of dependency calls
     compile_error([base + "\n(defn- hidden [] 0)", "(ns u {:deps [base]}) (defn f [] (base/hidden))"],
                   "unbound_var")
-    compile_error([base, "(ns u {:deps [base]}) (defn f [] (base/one 1))"], "arity_mismatch")
+    compile_error([base, "(ns u {:deps [base]}) (defn f [] (base/one 1))"], "arity_error")
 
 
 def test_pre_08_transitive_tool_requirements_and_attach_failure() -> None:

@@ -95,8 +95,8 @@ def test_keyword_or_set_called_with_a_wrong_count(
     src: str, message: str, where: tuple[int, int]
 ) -> None:
     # Python's TypeError from Keyword/PSet.__call__ was the vague "type_error: wrong type of
-    # argument" (bad-args sweep): now the count and what was called, like a fn's arity_mismatch
+    # argument" (bad-args sweep): now the count and what was called, like a fn's arity_error
     res = run(src)
-    assert res.error is not None and res.error.code == "arity_mismatch", res
+    assert res.error is not None and res.error.code == "arity_error", res
     assert res.error.message == message
     assert (res.error.line, res.error.column) == where

@@ -22,7 +22,7 @@ def check_args(sig: Signature, args: tuple[object, ...], ref: str) -> None:
     names = sig.param_names
     if len(args) != len(names):
         raise PtcError(
-            "arity_mismatch",
+            "arity_error",
             f"{ref}: wrong number of arguments ({len(args)}), expected {len(names)}",
         )
     errors = sig.check_input(dict(zip(names, args, strict=True)))

@@ -33,7 +33,14 @@ import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from ptc_runtime.bindings import BindingRejection, call_host, host_failure, rejection
+from ptc_runtime.bindings import (
+    BindingRejection,
+    as_called,
+    call_host,
+    host_failure,
+    rejection,
+)
+from ptc_runtime.convert import unsupported_part
 from ptc_runtime.errors import KINDS, PtcError, bound_message
 from ptc_runtime.images import OutputImage, PtcImage, attachment_from_json
 from ptc_runtime.limits import Limits
@@ -218,6 +225,9 @@ def _converse(
         msg["data"] = plain_json(dict(spec.data or {}))
     except (TypeError, ValueError) as exc:
         done_with()
+        where = unsupported_part(dict(spec.data or {}))
+        if where is not None:
+            return fail("exception", "tool_error", f"data: host data has no PTC form {where}")
         return fail("exception", "tool_error", f"data is not JSON: {type(exc).__name__}")
     state = _RunState()
     try:
@@ -512,6 +522,7 @@ def _tool_call(
             rej = rejection(table, member, str(exc) or "rejected")
             error(rej.code, rej.message, details=getattr(rej, "details", None))
         except PtcError as perr:
+            perr = as_called(table, member, fn, perr)
             error(perr.code, perr.message, perr.kind, getattr(perr, "details", None))
         except TimeoutError:
             if cancelled():  # stopped waiting because the run was cancelled, not late
