@@ -389,7 +389,9 @@ class Emitter:
             if counts is not None:  # a statement at the group-by: its errors' position
                 by_key, t = self.expr(counts), self.cx.fresh()
                 stmt = at(counts.span, assign(t, by_key.expr))
-                return Lowered((*by_key.stmts, stmt), load(t))  # type: ignore[arg-type]
+                # then the `count` calls it stands for, charged at the update-vals
+                charged = at(node.span, assign(t, helper("counted_groups", load(t))))
+                return Lowered((*by_key.stmts, stmt, charged), load(t))  # type: ignore[arg-type]
         if isinstance(fn, ir.BuiltinRef) and fn.name == "frequencies" and len(node.args) == 1:
             counted = rules_sequences.frequencies_of_mapcat(self, node.args[0])
             if counted is not None:
