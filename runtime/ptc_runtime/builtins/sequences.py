@@ -236,7 +236,7 @@ def _sum_numbers(a: object, b: object) -> int | float | None:
     else:
         items, start = b, a
     if type(items) is PVec:  # its items, as a list (a slice of its buffer, in C)
-        vec: PVec = items  # type: ignore[assignment]
+        vec: PVec = items
         items = vec.buf if len(vec.buf) == vec.n else vec.buf[: vec.n]
     if type(items) is not list or not items:
         return None
