@@ -3,8 +3,8 @@
     ptc --version
     ptc run FILE | - | -e EXPR [--data FILE.json] [--tools FILE.py] [--timeout-ms N] [--max-steps N]
     ptc compile FILE --emit python
-    ptc compile PRELUDE_FILES_OR_DIRS... -o OUT_DIR [-q]
-    ptc run FILE [--prelude PATH]...
+    ptc compile PRELUDE_FILES_OR_DIRS... -o OUT_DIR [-q] [--key-file KEY]
+    ptc run FILE [--prelude PATH]... [--key-file KEY]
     ptc check FILE | - | -e EXPR [--tools FILE.py] [--prelude PATH]...
     ptc repl [--tools FILE.py] [--data FILE.json] [--prelude PATH]... [--mode MODE]
     ptc fuzz signatures [--examples N | --minutes M] [--seed S]
@@ -18,6 +18,9 @@ whose `TOOLS` dict maps tool names to callables (the program itself can never lo
 FILE `-` reads the program from standard input. `check --tools` also refuses a call of a
 tool the file does not define (`unknown_tool`), as a run with those tools would.
 `python -m ptc_compiler` is the same command.
+`--key-file` names the prelude key that signs (`compile -o`) and authenticates (`run
+--prelude`) artifacts and cache entries, instead of `$PTC_PRELUDE_KEY_FILE` or the per-user
+key file (docs/preludes.md); it must be the user's own file, readable by no one else.
 """
 
 from __future__ import annotations
@@ -87,7 +90,20 @@ def _report(failure: api.RunFailure) -> None:
     print(f"{failure.kind}: {failure.code}: {failure.message}{where}{hint}", file=sys.stderr)
 
 
+def _prelude_key(args: argparse.Namespace) -> bytes | None:
+    """The key `--key-file` names (checked: the user's own, private), or None."""
+    if args.key_file is None:
+        return None
+    from ptc_compiler.prelude.keys import read_key_file
+
+    return read_key_file(Path(args.key_file))
+
+
 def cmd_run(args: argparse.Namespace) -> int:
+    if args.key_file is not None:
+        if not args.prelude:
+            raise SystemExit("ptc: --key-file authenticates preludes: give --prelude PATH")
+        return _run_keyed(args)
     try:
         result = api.run(
             _source(args),
@@ -112,11 +128,47 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_keyed(args: argparse.Namespace) -> int:
+    """`ptc run --prelude ... --key-file KEY`: the preludes loaded under that key."""
+    from ptc_compiler.prelude.environment import Environment
+
+    env: Environment | None = None
+    try:
+        env = Environment(
+            list(args.prelude),
+            tools=_load_tools(args.tools),
+            mode=args.mode,
+            artifact_key=_prelude_key(args),
+        )
+        result = env.run(
+            _source(args),
+            data=_load_data(args.data),
+            timeout_ms=args.timeout_ms if args.timeout_ms > 0 else None,
+            max_steps=args.max_steps,
+            native=args.mode != "isolated",
+        )
+    except PtcError as err:  # a key, or a prelude, that cannot be read, loaded or attached
+        _report(api.RunFailure.from_error(err))
+        return 1
+    finally:
+        if env is not None:
+            env.close()
+    if result.output:
+        sys.stdout.write(result.output)
+    if result.error is not None:
+        _report(result.error)
+        return 1
+    print(pr_str(result.value))
+    return 0
+
+
 def cmd_compile(args: argparse.Namespace) -> int:
     if args.out is not None:
         return _compile_preludes(args)
     if len(args.file) > 1:
         raise SystemExit("ptc: compile takes one program FILE (prelude files need -o OUT_DIR)")
+    if args.key_file is not None:
+        raise SystemExit("ptc: --key-file signs prelude artifacts: give -o OUT_DIR")
     args.file = args.file[0] if args.file else None
     try:
         program = api.compile(_source(args))
@@ -142,7 +194,7 @@ def _compile_preludes(args: argparse.Namespace) -> int:
             print(f"[{done:>{width}}/{total}] {what} {ns}", file=sys.stderr)
 
     try:
-        written = compile_to_dir(args.file, args.out, progress=progress)
+        written = compile_to_dir(args.file, args.out, progress=progress, key=_prelude_key(args))
     except PtcError as err:
         _report(api.RunFailure.from_error(err))
         return 1
@@ -192,6 +244,12 @@ def cmd_fuzz(argv: Sequence[str]) -> int:
     return main_fuzz(list(argv))
 
 
+_KEY_FILE_HELP = (
+    "prelude key file that signs and authenticates artifacts (default: $PTC_PRELUDE_KEY_FILE, "
+    "else ~/.config/ptc/prelude.key); it must be yours and mode 600"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ptc", description="PTC-Lisp compiler and runner")
     parser.add_argument("--version", action="version", version=f"ptc {__version__}")
@@ -216,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="prelude source, compiled artifact (.ptcc) or directory (repeatable)",
     )
+    run.add_argument("--key-file", metavar="KEY", help=_KEY_FILE_HELP)
     run.set_defaults(handler=cmd_run)
 
     comp = sub.add_parser(
@@ -228,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     comp.add_argument("-e", "--expr")
     comp.add_argument("--emit", choices=["python"], default="python")
+    comp.add_argument("--key-file", metavar="KEY", help=_KEY_FILE_HELP)
     comp.set_defaults(handler=cmd_compile)
 
     check = sub.add_parser("check", help="report parse and analysis errors without running")

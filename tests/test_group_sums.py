@@ -8,6 +8,7 @@ and against every group-by rule off: values, errors with line:column, output and
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -238,6 +239,14 @@ def _data(rnd: random.Random) -> dict[str, Any]:
     return {"xs": xs, "n": rnd.choice([None, 5, "ab", [1], {"g": 1}])}
 
 
+def _item_budget(described: str) -> str:
+    """`described` without what depends on a `pmap`'s timing: which of its (equal) items
+    failed first, and the step budget that item started with (what the finished ones
+    left)."""
+    described = re.sub(r"item \d+ failed", "item failed", described)
+    return re.sub(r"step budget of \d+ steps", "step budget", described)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rnd = random.Random(seed)
@@ -274,16 +283,18 @@ def test_agrees_with_the_rule_off(seed: int, monkeypatch: pytest.MonkeyPatch) ->
         code = _source(src)
         applied += "rt_group_sum" in code or "rt_group_val_sum" in code
         steps = "pmap" not in src  # a failing pmap's other workers stop anywhere
+        # (so the budget an item starts with, what the finished ones left, varies too)
         got = outcome(src, data=data, max_steps=budget, timeout_ms=None, steps=steps)
+        got = got if steps else _item_budget(got)
         with optimize.disabled("group-sums"):
             plain = src + " "
             assert "rt_group_sum" not in _source(plain) and "rt_group_val_sum" not in _source(plain)
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)
-        assert got == want, src
+        assert got == (want if steps else _item_budget(want)), src
         with monkeypatch.context() as m, optimize.disabled("group-columns", "group-by-field", "field-filter"):  # every group-by rule off: groups built
             m.setattr(sequences, "pluck", keyed.pluck)
             plain = src + "  "
             want = outcome(plain, data=data, max_steps=budget, timeout_ms=None, steps=steps)
-        assert got == want, src
+        assert got == (want if steps else _item_budget(want)), src
     assert applied >= 30
     assert made >= 2

@@ -18,7 +18,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ptc_compiler import ir
-from ptc_compiler.lower.ctx import Lowered, assign, at, load
+from ptc_compiler.lower.ctx import Lowered, assign, at, helper, load
 from ptc_compiler.optimize import (
     rules_grouping,
     rules_operators,
@@ -106,7 +106,9 @@ def _group_counts(e: Emitter, node: ir.Call) -> Lowered | None:
     # a statement at the group-by: its errors' position
     by_key, t = e.expr(counts), e.cx.fresh()
     stmt = at(counts.span, assign(t, by_key.expr))
-    return Lowered((*by_key.stmts, stmt), load(t))  # type: ignore[arg-type]
+    # then the `count` calls it stands for, charged at the update-vals
+    charged = at(node.span, assign(t, helper("counted_groups", load(t))))
+    return Lowered((*by_key.stmts, stmt, charged), load(t))  # type: ignore[arg-type]
 
 
 def _frequencies_of_mapcat(e: Emitter, node: ir.Call) -> Lowered | None:

@@ -31,6 +31,7 @@ def ok(cat: str, id_: str, program: str, value: Any, **kw: Any) -> None:
 # check the deadline. 300 ms deadline, 4 s bound (building the 10M-item input is part of it) (the unbounded runs took 12-15 s).
 G = "builtin-budget"
 N = "(range 10000000)"
+BIG_MAP = "(zipmap (range 2000000) (range 2000000))"
 for id_, prog in [
     ("map-str", f"(count (map str {N}))"),
     ("mapv-str", f"(count (mapv str {N}))"),
@@ -59,6 +60,14 @@ for id_, prog in [
     ("map-indexed-vector", f"(count (map-indexed vector {N}))"),
     ("repeat-map-str", "(count (map str (repeat 10000000 1)))"),
     ("apply-mul-many", "(apply * (range 1 300000))"),
+    # a map's every entry through a builtin (the map itself is built in one C call)
+    ("update-vals-inc", f"(count (update-vals {BIG_MAP} inc))"),
+    ("update-keys-inc", f"(count (update-keys {BIG_MAP} inc))"),
+    ("update-vals-comp", f"(count (update-vals {BIG_MAP} (comp str inc)))"),
+    # `+` off the C-level sum: a vector with one non-number at its end folds call by call
+    ("reduce-plus-fold", "(reduce + (conj (vec (range 10000000)) nil))"),
+    ("reduce-plus-init-fold", "(reduce + 0.5 (conj (vec (range 10000000)) nil))"),
+    ("reductions-plus-vector", "(count (reductions + (vec (range 10000000))))"),
 ]:
     add(G, id_, prog, ("timeout", "exception"), timeout_ms=300, seconds=4.0)
 

@@ -34,14 +34,24 @@ def test_builtin_attack(case: Attack, runtime: Runtime, canary: Path) -> None:
     assert after.error is None and after.value == 3
 
 
-def test_cancel_inside_builtin_loop(runtime: Runtime) -> None:
-    """A cancel at 0.3 s ends `(map str ...)` promptly (it was ignored for 7 s)."""
+CANCELLED_LOOPS = [
+    "(count (map str (range 10000000)))",
+    "(count (update-vals (zipmap (range 2000000) (range 2000000)) inc))",
+    "(count (update-keys (zipmap (range 2000000) (range 2000000)) inc))",
+    "(reduce + (conj (vec (range 10000000)) nil))",
+]
+
+
+@pytest.mark.parametrize("program", CANCELLED_LOOPS)
+def test_cancel_inside_builtin_loop(runtime: Runtime, program: str) -> None:
+    """A cancel at 0.3 s ends a builtin's loop over builtin callbacks promptly (`map str`
+    ignored it for 7 s; `update-vals`, `update-keys` and a `+` fold checked nothing)."""
     token = CancelToken()
     timer = threading.Timer(0.3, token.cancel)
     timer.start()
     try:
         start, start_cpu = time.monotonic(), time.process_time()
-        request = RunRequest("(count (map str (range 10000000)))", timeout_ms=60_000, cancel=token)
+        request = RunRequest(program, timeout_ms=60_000, cancel=token)
         result = runtime.run(runtime.resolve(request))
         elapsed, cpu = time.monotonic() - start, time.process_time() - start_cpu
     finally:
@@ -61,6 +71,9 @@ def test_cancel_inside_builtin_loop(runtime: Runtime) -> None:
         "(reduce max (range 100000))",
         "(count (sort-by str (range 100000)))",
         "(every? str (range 100000))",
+        "(count (update-vals (zipmap (range 100000) (range 100000)) str))",
+        "(count (update-keys (zipmap (range 100000) (range 100000)) str))",
+        "(count (reductions + (vec (range 100000))))",
     ],
 )
 def test_builtin_callbacks_charge_steps(runtime: Runtime, program: str) -> None:
@@ -69,6 +82,22 @@ def test_builtin_callbacks_charge_steps(runtime: Runtime, program: str) -> None:
     assert result.error is not None and result.error.code == "step_limit_exceeded", result.error
     ok = runtime.run(runtime.resolve(RunRequest(program, timeout_ms=10_000, max_steps=200_000)))
     assert ok.error is None, ok.error
+
+
+def test_a_plus_fold_off_the_c_sum_charges_each_call(runtime: Runtime) -> None:
+    """`+` over plain numbers is one C-level sum (no steps); with anything else among
+    them it folds, a charged call at a time: the budget stops it before the bad item,
+    and a budget that covers the calls reaches it (the type error)."""
+    program = "(reduce + (conj (vec (range 100000)) 0.5 nil))"
+    short = runtime.run(runtime.resolve(RunRequest(program, timeout_ms=10_000, max_steps=1_000)))
+    assert short.error is not None and short.error.code == "step_limit_exceeded", short.error
+    assert short.steps == 1_001
+    full = runtime.run(runtime.resolve(RunRequest(program, timeout_ms=10_000, max_steps=200_000)))
+    assert full.error is not None and full.error.code == "type_error", full.error
+    summed = runtime.run(
+        runtime.resolve(RunRequest("(reduce + (vec (range 100000)))", max_steps=10))
+    )
+    assert summed.error is None and summed.value == 4_999_950_000
 
 
 def test_hash_collision_error_names_the_limit(runtime: Runtime) -> None:

@@ -130,3 +130,79 @@ def test_closing_under_a_burst_ends_every_run_and_reaps_every_worker() -> None:
     assert time.monotonic() - start < 30
     assert results and all(r.error is not None and r.error.kind == "abort" for r in results)
     assert _all_reaped(seen) and len(seen) <= 2
+
+
+# One C call that never returns to the interpreter (it holds the GIL throughout): the
+# worker's own checks never run, so only the host's kill can end it. Generated PTC code
+# cannot make such a call (its calls are bounded in size, docs/security.md); the raw code
+# stands for a worker stuck in one, reaching Python's builtins as an escape would.
+STUCK_IN_C = (
+    "def program():\n"
+    "    b = rt_refill.__globals__['__builtins__']\n"
+    "    return b['sum'](b['range'](10 ** 12))\n"
+)
+
+
+class _Raw:
+    def __init__(self, source: str) -> None:
+        self.code = compile(source, "<ptc>", "exec")
+        self.fn_names: dict[str, str] = {}
+        self.defines: frozenset[str] = frozenset()
+
+
+def _raw_or_ptc(source: str, tools: Any, names: Any) -> Any:
+    if source.startswith("def program():"):
+        return _Raw(source)
+    return api.compile(source, tools=tools, user_names=names)
+
+
+def _stuck_runtime() -> Runtime:
+    return Runtime(
+        _raw_or_ptc,  # type: ignore[arg-type]
+        mode="isolated",
+        pool_size=1,
+        limits=Limits(kill_grace_ms=250),
+    )
+
+
+def test_a_worker_stuck_in_one_c_call_is_killed_at_deadline_plus_grace() -> None:
+    rt = _stuck_runtime()
+    try:
+        assert _go(rt, "(+ 1 2)").value == 3  # the worker is up
+        before = {p.pid for p in list(rt._pool.procs)}
+        start = time.monotonic()
+        result = _go(rt, STUCK_IN_C, timeout_ms=300)
+        elapsed = time.monotonic() - start
+        assert result.error is not None, result
+        assert result.error.kind == "timeout" and "killed" in result.error.message, result.error
+        assert elapsed < 0.3 + 0.25 + 5.0  # deadline + grace, generous for a loaded machine
+        deadline = time.monotonic() + 10
+        while not _all_reaped(before) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _all_reaped(before)  # the stuck worker is gone
+        after = _go(rt, "(+ 1 2)", timeout_ms=10_000)  # replaced, still serving
+        assert after.ok and after.value == 3, after.error
+        assert rt._pool.started <= rt.limits.max_workers
+    finally:
+        rt.close()
+
+
+def test_a_cancel_kills_a_worker_stuck_in_one_c_call() -> None:
+    from ptc_runtime.context import CancelToken
+
+    rt = _stuck_runtime()
+    try:
+        assert _go(rt, "(+ 1 2)").value == 3
+        token = CancelToken()
+        timer = threading.Timer(0.2, token.cancel)
+        timer.start()
+        start = time.monotonic()
+        result = _go(rt, STUCK_IN_C, timeout_ms=60_000, cancel=token)
+        elapsed = time.monotonic() - start
+        timer.cancel()
+        assert result.error is not None and result.error.kind == "abort", result.error
+        assert elapsed < 0.2 + 0.25 + 5.0
+        after = _go(rt, "(+ 1 2)", timeout_ms=10_000)
+        assert after.ok and after.value == 3, after.error
+    finally:
+        rt.close()

@@ -52,6 +52,7 @@ from ptc_runtime.collections import map_entries, seq_items, to_key
 from ptc_runtime.errors import PtcError
 from ptc_runtime.fieldfilter import fuel_parts
 from ptc_runtime.hashguard import check_keys
+from ptc_runtime.metered import charge_calls
 from ptc_runtime.records import is_records
 from ptc_runtime.values import Keyword
 
@@ -190,6 +191,14 @@ def group_counts(keyfn: object, coll: object) -> dict[object, object]:
     """`(update-vals (group-by keyfn coll) count)`: the same map (stored keys in the same
     order, each with its group's size), counted without building the groups."""
     return dict(stand_ins_of(keyfn, coll, ()))
+
+
+def counted_groups(counts: dict[object, object]) -> dict[object, object]:
+    """`group_counts`' map, charged one step per group: the `count` calls `update-vals`
+    would make (a builtin callback costs one step, `metered`), failing where it would
+    (the lowering stamps this call at the update-vals)."""
+    charge_calls(len(counts))
+    return counts
 
 
 class Prefiltered:
@@ -423,6 +432,7 @@ HELPERS: Final[dict[str, Any]] = {
     "rt_group_by_field": group_by_field,
     "rt_group_columns": group_columns,
     "rt_group_counts": group_counts,
+    "rt_counted_groups": counted_groups,
     "rt_group_vals": group_vals,
     "rt_sum_column": sum_column,
     "rt_reduce0_column": reduce0_column,

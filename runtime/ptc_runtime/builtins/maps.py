@@ -224,12 +224,12 @@ def _map_arg(who: str, m: object) -> Mapping[object, object]:
 @declare(DECLS, "update-keys", arities=(2,), doc="m with every key k replaced by (f k).")
 def update_keys(m: object, f: object) -> dict[object, object]:
     mm = _map_arg("update-keys", m)
-    fn = as_fn(f, "update-keys")
+    fn = metered_fn(f, "update-keys")
     return {to_key(fn(from_key(k))): v for k, v in mm.items()}
 
 
 @declare(DECLS, "update-vals", arities=(2,), doc="m with every value v replaced by (f v).")
 def update_vals(m: object, f: object) -> dict[object, object]:
     mm = _map_arg("update-vals", m)
-    fn = as_fn(f, "update-vals")
+    fn = metered_fn(f, "update-vals")
     return {k: fn(v) for k, v in mm.items()}

@@ -213,6 +213,9 @@ def filter_(pred: object, coll: object) -> list[object]:
 def reduce_(f: object, a: object, b: object = NOT_FOUND) -> object:
     fn = as_fn(f, "reduce")
     if fn is _PLUS:
+        # Plain numbers are summed in one C call: no callback runs, so no step is charged
+        # (the call is bounded by the collection's size, itself bounded: `MAX_RANGE`). Every
+        # other fold, `+` over anything else included, charges each call (`fold_each`).
         total = _sum_numbers(a, b)
         if total is not None:
             return total
@@ -227,9 +230,7 @@ def reduce_(f: object, a: object, b: object = NOT_FOUND) -> object:
         acc = a
         items = seq_items(b, "reduce")
         it = iter(items)
-    # `+` is left to the plain fold: as the fused group sums it stands beside, it costs no
-    # steps (an addition grows a number by one bit at most)
-    if fn is not _PLUS and not self_charging(fn):
+    if not self_charging(fn):
         return fold_each(fn, acc, items, 1) if b is NOT_FOUND else fold_each(fn, acc, items)
     for x in it:
         acc = fn(acc, x)
@@ -243,6 +244,9 @@ def _sum_numbers(a: object, b: object) -> int | float | None:
         items, start = a, None
     else:
         items, start = b, a
+    if type(items) is PVec:  # its items, as a list (a slice of its buffer, in C)
+        vec: PVec = items
+        items = vec.buf if len(vec.buf) == vec.n else vec.buf[: vec.n]
     if type(items) is not list or not items:
         return None
     kinds = set(map(type, items))
