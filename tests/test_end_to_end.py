@@ -221,7 +221,7 @@ ERRORS = [
     pytest.param("(inc 1 2)", "arity_error", 1, 1, id="builtin-arity"),
     pytest.param("(/ 1 0)", "arithmetic_error", 1, 1, id="div-zero"),
     pytest.param("(let [[a] {:a 1}] a)", "destructure_error", 1, 7, id="destructure-shape"),
-    pytest.param("(when true (def q 1)) q", "unbound_var", 1, 23, id="conditional-def-not-known"),
+    pytest.param("(when false (def q 1)) q", "unbound_var", 1, 24, id="def-in-branch-not-taken"),
     pytest.param("(range)", "invalid_arity", 1, 1, id="infinite-range"),
     pytest.param("(try 1 (catch Exception e 2))", "unbound_var", 1, 2, id="no-try"),
 ]

@@ -80,8 +80,10 @@ def test_a_sum_stands_for_itself() -> None:
     assert grouped.sum_column([1, 2.5]) == 3.5
     for fold in (grouped.reduce0_column, grouped.apply_sum_column, grouped.sum_by_column):
         assert fold(2.5) == 2.5 and fold(7) == 7 and fold([1, 2.5]) == 3.5
-    # a column of -0.0 alone: each fold's own zero (a sum of -0.0 never stands in)
-    assert repr(grouped.reduce0_column([-0.0])) == repr(grouped.apply_sum_column([-0.0])) == "0.0"
+    # a column of -0.0 alone: `(reduce + 0 [-0.0])` is 0.0, `(apply + [-0.0])` is `(+ -0.0)`,
+    # -0.0 (as in Clojure)
+    assert repr(grouped.reduce0_column([-0.0])) == "0.0"
+    assert repr(grouped.apply_sum_column([-0.0])) == "-0.0"
     assert repr(grouped.apply_sum_column([-0.0, -0.0])) == "-0.0"
 
 
