@@ -370,7 +370,9 @@ class AgentHost:
         # its JSON projection, so the loop sees what it sees in-process.
         result = rt.run_env.run(source, state_owner=rt.owner, timeout_ms=budget, native=True)
         calls = list(rt.ledger)
-        safe = all(c.effect == "read" for c in calls)
+        # Correctable only after reads alone, none of which failed in a way a repeat cannot
+        # fix (a read failure keeps its provider's retry classification; a crash has none).
+        safe = all(c.effect == "read" and not c.non_retryable for c in calls)
         ev: dict[str, Any] = {
             "capability_activity?": bool(calls),
             "retryable?": safe,
