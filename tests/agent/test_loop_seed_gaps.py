@@ -5,12 +5,15 @@ turn-limit remedies, effect metadata in the prompt and parallel agent loops."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from llm_fake_server import FakeLLMServer, Reply
 
-from ptc_agent import run_outcome
+from ptc_agent import AgentError, run_outcome, run_value
 from ptc_agent.providers import (
     Alias,
     ModelRouter,
@@ -18,6 +21,7 @@ from ptc_agent.providers import (
     ProviderError,
     ProviderFailure,
 )
+from ptc_agent.run_limits import HostLimits
 from ptc_compiler.tools import Tool
 
 DONT_REPEAT = "Do not repeat that program"
@@ -104,3 +108,99 @@ def test_a_retryable_read_failure_keeps_the_ordinary_correction(server: FakeLLMS
     out = run_outcome("t", router=router, tools=_read_tools([]), config={"max_turns": 4})
     router.close()
     assert out.value == 1 and DONT_REPEAT not in last_sent(server)
+
+
+# ------------------------------------------------------- failure names and remedies
+
+
+def text_reply(content: str, finish: str = "stop") -> Reply:
+    return Reply(200, {"choices": [{"index": 0, "finish_reason": finish,
+                                    "message": {"role": "assistant", "content": content}}]})
+
+
+@pytest.mark.parametrize(("last", "reason", "remedy"), [
+    (program_reply("2"), "intermediate-result", "raise max_turns, or reduce the work per turn"),
+    (program_reply("(/ 1 0)"), "evaluation-error",
+     "raise max_turns, or simplify the work per turn"),
+    (text_reply("I am done."), "protocol-error",
+     "check the model's tool-calling support and any configured max_tokens first"),
+])
+def test_a_spent_turn_ceiling_is_turn_limit_exceeded_with_its_remedy(
+    server: FakeLLMServer, last: Reply, reason: str, remedy: str
+) -> None:
+    server.reply(program_reply("1"), last)
+    router = router_for(server)
+    try:
+        with pytest.raises(AgentError) as info:
+            run_value("t", router=router, config={"max_turns": 2})
+    finally:
+        router.close()
+    err = info.value
+    assert err.code == "turn_limit_exceeded"
+    assert err.details == {"limit": "agent_turns", "value": 2, "reason": reason,
+                           "remedy": remedy}
+    assert "agent_turns limit of 2" in err.message and err.message.endswith(remedy)
+    stopped = err.trace[-1]["data"]
+    assert stopped["failure_kind"] == "turn-limit" and stopped["limit_value"] == 2
+    assert len(server.requests) == 2
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _ptc_agent(*args: str) -> subprocess.CompletedProcess[str]:
+    """`ptc agent run ...` in a fresh interpreter (it inherits the test's prelude cache)."""
+    return subprocess.run([sys.executable, "-m", "ptc_compiler.cli", "agent", "run", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
+
+
+def _live_spec(tmp_path: Path, server: FakeLLMServer, **config: Any) -> Path:
+    models = {"aliases": {"live": {"adapter": "openai", "model": "m", "api_key": "k",
+                                   "base_url": server.base_url + "/v1", "max_tokens": 64}}}
+    spec = {"task": "Do the task.", "models": models, "config": {"max_turns": 3, **config}}
+    path = tmp_path / "agent.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    return path
+
+
+def test_cli_exits_6_on_truncated_model_output(tmp_path: Path, server: FakeLLMServer) -> None:
+    server.reply(text_reply("partial", finish="length"))
+    done = _ptc_agent(str(_live_spec(tmp_path, server)))
+    assert done.returncode == 6, done.stderr
+    assert "model_output_truncated" in done.stderr and done.stdout == ""
+    assert len(server.requests) == 1  # terminal: no further turn
+
+
+
+# ------------------------------------------------------- quota refusals keep their facts
+
+
+def test_a_fail_fast_max_calls_refusal_keeps_the_quota_facts(server: FakeLLMServer) -> None:
+    server.reply(program_reply("1"), program_reply("(return 1)"))
+    router = router_for(server, max_calls=1)
+    try:
+        with pytest.raises(AgentError) as info:
+            run_value("t", router=router, config={"max_turns": 3})
+    finally:
+        router.close()
+    err = info.value
+    assert err.code == "capability_quota_exceeded"
+    assert err.details == {"kind": "limit_exceeded", "reason": "capability_quota",
+                           "retryable?": False, "model": "live", "limit": "max_calls",
+                           "alias": "live", "limit_value": 1}
+    assert "max_calls limit of 1 reached" in err.message
+    assert len(server.requests) == 1  # the refused request never reached the server
+
+
+def test_a_workflow_quota_refusal_keeps_its_facts(server: FakeLLMServer) -> None:
+    server.reply(program_reply("1"), program_reply("(return 1)"))
+    router = router_for(server)
+    try:
+        with pytest.raises(AgentError) as info:
+            run_value("t", router=router, limits=HostLimits(workflow_capability_calls=1))
+    finally:
+        router.close()
+    err = info.value
+    assert err.details["limit"] == "workflow_capability_calls"
+    assert err.details["limit_value"] == 1 and err.details["name"] == "llm-request"
+    assert "workflow_capability_calls limit of 1 reached" in err.message
