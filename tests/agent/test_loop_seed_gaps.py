@@ -204,3 +204,22 @@ def test_a_workflow_quota_refusal_keeps_its_facts(server: FakeLLMServer) -> None
     assert err.details["limit"] == "workflow_capability_calls"
     assert err.details["limit_value"] == 1 and err.details["name"] == "llm-request"
     assert "workflow_capability_calls limit of 1 reached" in err.message
+
+
+# ------------------------------------------------------- the prints flag under the cap
+
+
+@pytest.mark.parametrize("cap", [200, 1000, 4000])
+def test_the_prints_omitted_flag_survives_the_observation_cap(
+    server: FakeLLMServer, cap: int
+) -> None:
+    program = '(println (apply str (repeat 5000 "p"))) (apply str (repeat 100000 "v"))'
+    server.reply(program_reply(program), program_reply("(return 1)"))
+    router = router_for(server)
+    out = run_outcome("t", router=router, config={"max_observation_chars": cap})
+    router.close()
+    assert out.value == 1
+    fb = last_sent(server)
+    body = fb.split('">\n', 1)[1].split("\n</untrusted-output>")[0]
+    assert body.endswith("...[prints omitted]") and "[observation truncated]" not in body
+    assert len(body) <= cap and "println:\npp" in body and body.startswith('user=> "vvv')
