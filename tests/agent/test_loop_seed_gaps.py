@@ -223,3 +223,57 @@ def test_the_prints_omitted_flag_survives_the_observation_cap(
     body = fb.split('">\n', 1)[1].split("\n</untrusted-output>")[0]
     assert body.endswith("...[prints omitted]") and "[observation truncated]" not in body
     assert len(body) <= cap and "println:\npp" in body and body.startswith('user=> "vvv')
+
+
+# ------------------------------------------------------- effects in the Available API
+
+
+def _shop_tools() -> dict[str, Any]:
+    def get_order(args):  # type: ignore[no-untyped-def]  # untyped: receives the map
+        return {"id": 1}
+
+    def cancel(args):  # type: ignore[no-untyped-def]  # untyped: receives the map
+        return {"ok": True}
+
+    return {"get-order": Tool(get_order, effect="read", doc="Look an order up."),
+            "cancel": Tool(cancel, effect="write", doc="Cancel an order.")}
+
+
+SHOP = """(ns shop "Orders." {:visibility :prompt})
+(defn totals "Sums of the numbers." [xs] (reduce + 0 xs))
+(defn cancel! "Cancels an order." [id] (tool/cancel {:id id}))
+"""
+
+
+def _system_prompt(server: FakeLLMServer) -> str:
+    messages = sent_messages(server, 0)
+    body = server.requests[0].body
+    assert isinstance(body, dict)
+    system = [m for m in messages if m.get("role") == "system"]
+    assert system, body
+    return str(system[0]["content"])
+
+
+def test_the_prompt_lists_each_tools_effect(server: FakeLLMServer) -> None:
+    server.reply(program_reply("(return 1)"))
+    router = router_for(server)
+    out = run_outcome("t", router=router, tools=_shop_tools())
+    router.close()
+    assert out.value == 1
+    system = _system_prompt(server)
+    assert "(tool/get-order {...})  ; effect: read\n  ;; Look an order up." in system
+    assert "(tool/cancel {...})  ; effect: write" in system
+
+
+def test_the_prompt_lists_each_exports_effect(server: FakeLLMServer) -> None:
+    server.reply(program_reply("(return 1)"))
+    router = router_for(server)
+    out = run_outcome("t", router=router, tools=_shop_tools(), preludes=[SHOP])
+    router.close()
+    assert out.value == 1
+    lines = _system_prompt(server).splitlines()
+    totals = next(x for x in lines if x.startswith("(shop/totals"))
+    cancel = next(x for x in lines if x.startswith("(shop/cancel!"))
+    assert totals.endswith("; effect: read")
+    assert cancel.endswith("; effect: unknown")  # reaching a capability is never a read
+    assert not any(x.startswith("(tool/") for x in lines)  # the facades replace the tools
