@@ -22,6 +22,7 @@ from ptc_agent.providers import (
     ProviderFailure,
 )
 from ptc_agent.run_limits import HostLimits
+from ptc_agent.workflow import run_workflow
 from ptc_compiler.tools import Tool
 
 DONT_REPEAT = "Do not repeat that program"
@@ -277,3 +278,58 @@ def test_the_prompt_lists_each_exports_effect(server: FakeLLMServer) -> None:
     assert totals.endswith("; effect: read")
     assert cancel.endswith("; effect: unknown")  # reaching a capability is never a read
     assert not any(x.startswith("(tool/") for x in lines)  # the facades replace the tools
+
+
+# ------------------------------------------------------- agent loops under pmap / pcalls
+
+
+def _slow(program: str, delay: float) -> Reply:
+    r = program_reply(program)
+    return Reply(r.status, r.body, delay=delay)
+
+
+#: ten loops: more than the run's default of eight parallel workers, on any machine
+LOOPS = '(pmap (fn [t] (agent.core/run-value t {"max_turns" 1})) (map str (range 10)))'
+
+
+def test_the_parallel_deadline_is_a_host_limit(server: FakeLLMServer) -> None:
+    # two loops whose model calls outlast a short parallel deadline fail by it ...
+    server.reply(_slow("(return 1)", 1.5), _slow("(return 2)", 1.5))
+    router = router_for(server)
+    program = ('(pcalls (fn [] (agent.core/run-value "a" {"max_turns" 1}))'
+               ' (fn [] (agent.core/run-value "b" {"max_turns" 1})))')
+    try:
+        with pytest.raises(AgentError) as info:
+            run_workflow(program, router=router, timeout_ms=60_000,
+                         limits=HostLimits(parallel_timeout_ms=300))
+        assert "parallel" in str(info.value) or "timeout" in str(info.value)
+        # ... and succeed once the host gives the parallel phase its headroom
+        server.reply(_slow("(return 1)", 1.5), _slow("(return 2)", 1.5))
+        value = run_workflow(program, router=router, timeout_ms=60_000,
+                             limits=HostLimits(parallel_timeout_ms=50_000))
+    finally:
+        router.close()
+    assert sorted(value) == [1, 2]
+
+
+def test_pmap_of_agent_loops_may_overlap_more_than_the_cpu_bound(
+    server: FakeLLMServer,
+) -> None:
+    # ten loops, each waiting on a slow model call: all ten requests are in flight at once
+    server.reply(*(_slow(f"(return {i})", 2.0) for i in range(10)))
+    router = router_for(server)
+    try:
+        value = run_workflow(LOOPS, router=router, timeout_ms=120_000,
+                             limits=HostLimits(parallel_timeout_ms=100_000,
+                                               parallel_concurrency=10))
+    finally:
+        router.close()
+    assert sorted(value) == list(range(10))
+    assert server.max_in_flight == 10
+
+
+def test_parallel_host_limits_are_checked() -> None:
+    for bad in ({"parallel_timeout_ms": 0}, {"parallel_concurrency": 0},
+                {"parallel_concurrency": True}):
+        with pytest.raises(ValueError, match=r"HostLimits\.parallel"):
+            HostLimits(**bad)  # type: ignore[arg-type]
