@@ -30,7 +30,8 @@ manifest shape, and names its entry, which is called with one argument, `input`
 
 Exit codes: 0 a contract-valid value was returned (printed as PTC-Lisp); 1 the model failed
 the task (subject failure) or the provider failed (outcome printed on stderr); 2 the run
-failed as a workflow (invalid configuration, limits, contract exhaustion, ...).
+failed as a workflow (invalid configuration, limits, contract exhaustion, ...); 6 the model's
+output was truncated by its output cap without a usable action (`model_output_truncated`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ptc_agent.failures import AgentError
 from ptc_agent.library import ManifestError, Selection, resolve_components
@@ -177,10 +178,16 @@ _SUBJECT_CODES = ("subject_failure", "llm_provider_failed", "capability_quota_ex
 _WORKFLOW_SUBJECT_CODES = (*_SUBJECT_CODES, "workflow_failed")
 
 
+#: The exit status of a model response cut off by its output cap without a usable action.
+TRUNCATED_EXIT: Final = 6
+
+
 def _failed(err: AgentError, subject_codes: tuple[str, ...]) -> int:
     """Report `err` on stderr; exit 1 when its code says the model, provider or workflow
-    failed the task (`subject_codes`), else 2."""
+    failed the task (`subject_codes`), 6 when the model's output was truncated, else 2."""
     print(f"agent failed: {err.code}: {err.message}", file=sys.stderr)
+    if err.code == "model_output_truncated":
+        return TRUNCATED_EXIT
     return 1 if err.code in subject_codes else 2
 
 

@@ -8,13 +8,15 @@ raises the recorded error. Messages name facts (limits, reasons, aliases), never
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 
 class AgentError(Exception):
     """The agent run failed as a workflow: `code` names the diagnostic, `details` the facts.
 
     Codes: `invalid_agent_config`, `mission_unavailable`, `runtime_limit_exceeded`,
+    `turn_limit_exceeded` (the loop spent its `max_turns`: details `limit` `agent_turns`,
+    `value`, `reason` and the `remedy` for that reason),
     `capability_unavailable` (details `kind`/`reason`, e.g. input-validation-unavailable),
     `result_contract_failed`, `llm_provider_failed`, `capability_quota_exceeded`,
     `model_output_truncated`, `evaluation_unavailable`, `subject_failure` (from the
@@ -39,6 +41,23 @@ def bounded(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+#: What a spent turn ceiling recommends, by how the final turn ended: only some endings
+#: are answered by buying more turns.
+TURN_LIMIT_REMEDIES: Final[Mapping[str, str]] = {
+    "intermediate-result": "raise max_turns, or reduce the work per turn",
+    "evaluation-error": "raise max_turns, or simplify the work per turn",
+    "protocol-error": "check the model's tool-calling support and any configured max_tokens "
+    "first",
+}
+#: The remedy of the other endings (a phase that must return, the ceiling itself).
+DEFAULT_TURN_LIMIT_REMEDY: Final = "raise max_turns"
+
+
+def turn_limit_remedy(reason: object) -> str:
+    """The remedy a turn-limit failure whose final turn ended with `reason` reports."""
+    return TURN_LIMIT_REMEDIES.get(str(reason), DEFAULT_TURN_LIMIT_REMEDY)
+
+
 def failure_message(code: str, p: Mapping[str, Any]) -> str:
     """The message of an `AgentError` with `code` and details `p` (facts, never values)."""
     if code == "invalid_agent_config":
@@ -57,10 +76,12 @@ def failure_message(code: str, p: Mapping[str, Any]) -> str:
         return f"{head}, got {p.get('type')}"
     if code == "invalid_prompt":
         return f"the agent.prompt policy returned an invalid value ({p.get('reason')})"
+    if code == "turn_limit_exceeded":
+        head = f"agent_turns limit of {p.get('value')} reached (reason: {p.get('reason')})"
+        remedy = p.get("remedy")
+        return f"{head}; {remedy}" if isinstance(remedy, str) else head
     if code == "runtime_limit_exceeded":
         limit = p.get("limit")
-        if limit == "agent_turns":
-            return f"agent_turns limit of {p.get('value')} reached (reason: {p.get('reason')})"
         if limit == "subordinate_evaluations":
             return (
                 f"subordinate_evaluations limit of {p.get('value')} reached; raise the host's "
@@ -73,7 +94,10 @@ def failure_message(code: str, p: Mapping[str, Any]) -> str:
         where = f" (contract {p['contract_source']})" if "contract_source" in p else ""
         return f"no contract-valid result after {p.get('agent_turns')} turns{where}"
     if code in ("llm_provider_failed", "capability_quota_exceeded"):
-        return f"{p.get('kind')}/{p.get('reason')} (model {p.get('model')})"
+        head = f"{p.get('kind')}/{p.get('reason')} (model {p.get('model')})"
+        if code == "capability_quota_exceeded" and "limit" in p:
+            return f"{head}: {p['limit']} limit of {p.get('limit_value')} reached"
+        return head
     if code == "evaluation_unavailable":
         why = {
             "admission_timeout": "the evaluation lease was not granted within "

@@ -43,7 +43,13 @@ from typing import Any, Final, NoReturn
 
 from ptc_agent import mission_api
 from ptc_agent.crossing import to_workflow
-from ptc_agent.failures import AgentError, Terminal, bounded, failure_message
+from ptc_agent.failures import (
+    AgentError,
+    Terminal,
+    bounded,
+    failure_message,
+    turn_limit_remedy,
+)
 from ptc_agent.missions import (
     Mission,
     MissionRuntime,
@@ -370,7 +376,9 @@ class AgentHost:
         # its JSON projection, so the loop sees what it sees in-process.
         result = rt.run_env.run(source, state_owner=rt.owner, timeout_ms=budget, native=True)
         calls = list(rt.ledger)
-        safe = all(c.effect == "read" for c in calls)
+        # Correctable only after reads alone, none of which failed in a way a repeat cannot
+        # fix (a read failure keeps its provider's retry classification; a crash has none).
+        safe = all(c.effect == "read" and not c.non_retryable for c in calls)
         ev: dict[str, Any] = {
             "capability_activity?": bool(calls),
             "retryable?": safe,
@@ -525,6 +533,8 @@ class AgentHost:
                     "limit": "subordinate_evaluations",
                     "value": self.limits.subordinate_evaluations,
                 }
+        if code == "turn_limit_exceeded":
+            payload["remedy"] = turn_limit_remedy(payload.get("reason"))
         if code == "model_output_truncated":
             payload = self._truncation(payload)
         if code == "subject_failure":
@@ -546,6 +556,14 @@ class AgentHost:
                 for k in ("kind", "reason", "retryable?", "model")
                 if env.get(k) is not None
             }
+            quota = env.get("details")
+            if code == "capability_quota_exceeded" and isinstance(quota, Mapping):
+                # the quota's facts (bounded scalars the host wrote), never a provider text
+                payload.update(
+                    (k, quota[k])
+                    for k in ("limit", "limit_value", "alias", "name")
+                    if isinstance(quota.get(k), str | int) and not isinstance(quota.get(k), bool)
+                )
         self._fail(code, failure_message(code, payload), payload)
 
     def _subject_failure(self, payload: Mapping[str, Any]) -> dict[str, Any]:

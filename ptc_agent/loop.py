@@ -306,7 +306,12 @@ def _workflow(
     if max_program_chars is None:
         max_program_chars = MAX_PROGRAM_CHARS
     host.transport.response_bytes = response_bytes(max_program_chars)
+    parallel: dict[str, int] = {"parallel_timeout_ms": host.limits.parallel_timeout_ms}
+    if host.limits.parallel_concurrency is not None:  # host-call-bound: not capped by CPUs
+        n = host.limits.parallel_concurrency
+        parallel.update(parallel_workers=n, parallel_per_cpu=n)
     limits = DEFAULT_LIMITS.with_(
+        **parallel,
         max_tool_calls=max_host_calls,
         tool_arg_bytes=request_arg_bytes(max_request_chars),
         tool_result_bytes=host.transport.response_bytes,

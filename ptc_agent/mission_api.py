@@ -5,7 +5,8 @@ Prompt-visible prelude exports are listed per namespace with their signatures an
 at least one such facade exists, raw `tool/...` entries are left out: the facades are how the
 model should reach the capabilities. Otherwise every public tool is shown with its exact call
 form. Each top-level `data` key appears as `data/<name>` with a bounded structural type,
-never with its value.
+never with its value. Every export and tool shows its effect (`read`, `write`, `unknown`),
+which decides whether a failed program may be corrected and repeated.
 """
 
 from __future__ import annotations
@@ -59,10 +60,32 @@ def data_type(value: object, depth: int = 0) -> str:
     return ":any"
 
 
+def _export_lines(inv: Any) -> list[str]:
+    """The prompt-visible exports per namespace (sorted): a `;; ns - doc` header, each
+    export's call form with its signature (or type) and its effect (`read`, `write` or
+    `unknown`: an export reaching a capability is never reported as a read unless
+    declared), and its doc; a blank line after each namespace."""
+    by_ns: dict[str, list[Any]] = {}
+    for e in inv.exports:
+        if e.visibility == "prompt":
+            by_ns.setdefault(e.ns, []).append(e)
+    lines: list[str] = []
+    for ns in sorted(by_ns):
+        doc = inv.namespaces.get(ns)
+        lines.append(f";; {ns}" + (f" - {doc}" if doc else ""))
+        for e in by_ns[ns]:
+            sig = e.signature or e.type
+            lines.append(e.call + (f"  ; {sig}" if sig else "") + f"  ; effect: {e.effect}")
+            if e.doc:
+                lines.append(f"  ;; {e.doc}")
+        lines.append("")
+    return lines
+
+
 def render(env: Environment) -> str:
     """The Available API text of a mission environment (see the module docstring)."""
     inv = env.inventory()
-    lines = inv.prompt_export_lines()
+    lines = _export_lines(inv)
     facades = bool(lines)
     public = {
         t.name: env.tools[t.name]
@@ -70,7 +93,12 @@ def render(env: Environment) -> str:
         if not t.private_to and t.name not in MISSION_ROUTES
     }
     if public and not facades:  # facades, when present, replace the raw tool entries
-        lines.append(render_tools(public))
+        lines.append(";; tools")
+        for name in sorted(public):
+            # one tool's entry: its call form line first, then its doc line
+            entry = render_tools({name: public[name]}).split("\n")[1:]
+            effect = getattr(public[name], "effect", None) or "unknown"
+            lines.extend([f"{entry[0]}  ; effect: {effect}", *entry[1:]])
     data: Mapping[str, Any] = env.data or {}
     if data:
         lines.append(";; data")

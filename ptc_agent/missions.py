@@ -102,6 +102,10 @@ class CapabilityCall:
     #: ticks of the mission's call clock when the call started and ended (None: it never did)
     started: int = 0
     finished: int | None = None
+    #: the call failed in a way repeating the program cannot fix: its provider raised a
+    #: non-retryable `ProviderError`, or the tool crashed with an unclassified exception
+    #: (an unclassified failure is never assumed safe to repeat, even on a read)
+    non_retryable: bool = False
 
     @property
     def indeterminate(self) -> bool:
@@ -266,9 +270,16 @@ class MissionRuntime:
         except ProviderError as exc:
             record.denied = exc.failure.reason == "denied"
             record.status = "rejected" if record.denied else "raised"
+            record.non_retryable = not exc.failure.retryable
+            raise
+        except PtcError:
+            # a typed runtime error (a resource kill, a limit): no crash of the tool itself
+            record.status = "raised"
             raise
         except BaseException:
+            # A provider callback crash is unclassified, hence non-retryable.
             record.status = "raised"
+            record.non_retryable = True
             raise
         record.denied = _denied(record.result)
         if record.denied:

@@ -218,20 +218,36 @@ def observation(value: Any, output: str, limit: int) -> dict[str, Any]:
     and the preview facts (`truncated?`, `caps_hit`). A failing preview never changes the
     outcome: the value then shows as `#<preview unavailable>`."""
     caps: list[str] = []
+    # println output keeps its own reserve of the observation budget, its head and its
+    # omission flag included, so the observation cap never cuts the flag away
+    prints = _prints(output, min(limit // 3, PRINT_RESERVE_MAX)) if output else ""
+    room = max(1, limit - len(prints))  # what the value's part may take
+    # without prints, the feedback's own cap marks a value cut at the limit
+    head = len(VALUE_HEAD) if prints else 0
     try:
-        # println output keeps its own reserve of the observation budget
-        reserve = min(limit // 3, PRINT_RESERVE_MAX) if output else 0
-        shown = preview(value, PreviewCaps.for_budget(max(1, limit - reserve)))
+        shown = preview(value, PreviewCaps.for_budget(max(1, room - head)))
         caps = list(shown.caps_hit)
         text = shown.text
         if shown.sampled_keys:  # map keys are data too: inside the untrusted body
             keys = ("\nsampled keys: " + " ".join(shown.sampled_keys))[: limit // 4]
-            text = text[: max(0, limit - reserve - len("user=> ") - len(keys))] + keys
-        body = "user=> " + text
+            text = text[: max(0, room - len(VALUE_HEAD) - len(keys))] + keys
+        body = VALUE_HEAD + text
     except Exception:  # a preview failure never changes the outcome
-        body = "user=> #<preview unavailable>"
-    if output:
-        reserve = min(limit // 3, PRINT_RESERVE_MAX)
-        prints = output if len(output) <= reserve else output[:reserve] + "...[prints omitted]"
-        body += "\nprintln:\n" + prints
-    return {"observation": body, "preview": {"truncated?": bool(caps), "caps_hit": caps}}
+        body = VALUE_HEAD + "#<preview unavailable>"
+    if prints and len(body) > room:  # the value is cut, never the prints and their flag
+        body = body[:room]
+    return {"observation": body + prints, "preview": {"truncated?": bool(caps), "caps_hit": caps}}
+
+
+VALUE_HEAD: Final = "user=> "
+PRINTS_HEAD: Final = "\nprintln:\n"
+PRINTS_OMITTED: Final = "...[prints omitted]"
+
+
+def _prints(output: str, reserve: int) -> str:
+    """The println part of an observation: within `reserve` characters (head and flag
+    included) whenever the reserve can hold them; the flag whenever output was cut."""
+    if len(PRINTS_HEAD) + len(output) <= reserve:
+        return PRINTS_HEAD + output
+    keep = max(0, reserve - len(PRINTS_HEAD) - len(PRINTS_OMITTED))
+    return PRINTS_HEAD + output[:keep] + PRINTS_OMITTED

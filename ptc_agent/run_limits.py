@@ -30,6 +30,11 @@ class HostLimits:
     `mission_mode`: where the evaluations of a mission that does not choose (`Mission.mode`
     None, e.g. the `default` mission the entries build) run: `"in-process"` or `"isolated"`
     (worker processes, docs/agents.md "Isolated missions").
+    `parallel_timeout_ms`: the deadline of one `pmap`/`pcalls` of the workflow (agent loops
+    run under it need headroom for all their turns); still clamped by the run deadline.
+    `parallel_concurrency`: how many workers one `pmap`/`pcalls` of the workflow runs at
+    once; agent loops wait on model requests, not the CPU, so more than the default
+    (two per CPU, at most eight per run) may overlap. None = that default.
     """
 
     subordinate_evaluations: int | None = None
@@ -37,10 +42,18 @@ class HostLimits:
     run_timeout_ms: float | None = None
     workflow_capability_calls: int | None = None
     mission_mode: Mode = "in-process"
+    parallel_timeout_ms: int = 30_000
+    parallel_concurrency: int | None = None
 
     def __post_init__(self) -> None:
         if self.mission_mode not in MODES:
             raise ValueError("HostLimits.mission_mode must be 'in-process' or 'isolated'")
+        for name in ("parallel_timeout_ms", "parallel_concurrency"):
+            v = getattr(self, name)
+            if (v is not None or name == "parallel_timeout_ms") and (
+                type(v) is not int or v <= 0
+            ):
+                raise ValueError(f"HostLimits.{name} must be a positive integer")
         for name in ("subordinate_evaluations", "workflow_capability_calls"):
             v = getattr(self, name)
             if v is not None and (type(v) is not int or v < 0):

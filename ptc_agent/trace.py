@@ -175,7 +175,7 @@ def stopped_from_outcome(outcome: Mapping[str, Any]) -> dict[str, Any]:
 def stopped_from_error(code: str, details: Mapping[str, Any]) -> dict[str, Any]:
     """run-stopped data of a run that failed with `AgentError(code, ..., details)`."""
     data: dict[str, Any] = {"status": FAILED, "code": code}
-    if code == "runtime_limit_exceeded":
+    if code in ("runtime_limit_exceeded", "turn_limit_exceeded"):
         limit = details.get("limit")
         data["failure_kind"] = _LIMIT_KINDS.get(str(limit), "runtime-limit")
         data.update(_limit_facts(details))

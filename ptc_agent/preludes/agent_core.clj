@@ -483,7 +483,7 @@
       (= status :provider-failure)
       (tool/kernel-failure {"code" "llm_provider_failed" "envelope" (get outcome :error)})
       (= (get outcome :kind) :turn-limit)
-      (tool/kernel-failure (merge {"code" "runtime_limit_exceeded"} (get outcome :error)
+      (tool/kernel-failure (merge {"code" "turn_limit_exceeded"} (get outcome :error)
                                   (if m {"mutation_state" m} {})))
       ;; a trusted report, not (fail ...): fail is an error inside a pmap/pcalls worker, and
       ;; the caller's own fail maps must not read as the loop's subject failure

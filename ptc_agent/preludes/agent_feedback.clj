@@ -175,10 +175,12 @@
     ""))
 
 (defn non-retryable
-  "The closing-turn guidance after an effect that cannot be rolled back."
+  "The closing-turn guidance after an effect that cannot be rolled back, or a tool failure a
+  repeat cannot fix."
   []
   (str "The failed program performed an effect that cannot be rolled back (a write or a tool "
-       "without declared read effect). Do not repeat that program. Decide now from the evidence "
+       "without declared read effect), or a tool failed in a way repeating it cannot fix. "
+       "Do not repeat that program. Decide now from the evidence "
        "already gathered: call (return value) or (fail value)."))
 
 (defn contract

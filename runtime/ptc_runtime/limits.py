@@ -47,6 +47,9 @@ class Limits:
     history_bytes: int = 1_000_000  # each *1/*2/*3 value and their aggregate
     parallel_timeout_ms: int = 30_000  # one pmap/pcalls, clamped by the run
     parallel_workers: int = 8  # live pmap/pcalls workers per run, across nesting
+    # one pmap/pcalls runs at most this many workers per CPU at once: 2 suits CPU-bound
+    # work; work that waits on host calls (model requests) may take more
+    parallel_per_cpu: int = 2
     program_bytes: int = 1_000_000  # source size
     compile_timeout_ms: int = 3_000  # wall clock of one compile (on the host, both modes)
     compile_nodes: int = 1_000_000  # program nodes one compile analyzes and lowers

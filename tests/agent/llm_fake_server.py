@@ -37,6 +37,10 @@ class FakeLLMServer:
     def __init__(self) -> None:
         self.replies: deque[Reply] = deque()
         self.requests: list[Captured] = []
+        #: requests being answered now, and the most at once (parallel callers overlap)
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._count = threading.Lock()
         self._stop = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._httpd.daemon_threads = True
@@ -82,8 +86,15 @@ class FakeLLMServer:
                     if server.replies
                     else Reply(500, {"error": "no reply"})
                 )
-                if reply.delay:
-                    server._stop.wait(reply.delay)
+                with server._count:
+                    server.in_flight += 1
+                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                try:
+                    if reply.delay:
+                        server._stop.wait(reply.delay)
+                finally:
+                    with server._count:
+                        server.in_flight -= 1
                 if reply.drop:
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)

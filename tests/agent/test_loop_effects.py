@@ -177,7 +177,7 @@ def test_EFF_15_indeterminate_survives_to_the_final_failure() -> None:
     with pytest.raises(AgentError) as info:  # also through a turn-limit failure
         run_value("t", model=ScriptedProvider([call("(tool/save {})"), call("1")]),
                   tools=_failing_write([]), config={"max_turns": 2})
-    assert info.value.code == "runtime_limit_exceeded"
+    assert info.value.code == "turn_limit_exceeded"
     assert info.value.details["mutation_state"] == "indeterminate"
 
 

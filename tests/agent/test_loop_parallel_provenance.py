@@ -100,11 +100,11 @@ def test_quota_refusal_survives_map_pmap_pcalls(program: str) -> None:
 def test_the_first_trusted_failure_is_the_one_reported() -> None:
     host = AgentHost(ModelRouter([Alias("m", ScriptedProvider())]), {"default": Mission()})
     with pytest.raises(Terminal):
-        host.report_failure({"code": "runtime_limit_exceeded", "limit": "agent_turns",
+        host.report_failure({"code": "turn_limit_exceeded", "limit": "agent_turns",
                              "value": 2, "reason": "evaluation-error"})
     with pytest.raises(Terminal):  # a sibling loop failing afterwards
         host.report_failure({"code": "invalid_prompt", "reason": "invalid-render"})
-    assert host.failure is not None and host.failure.code == "runtime_limit_exceeded"
+    assert host.failure is not None and host.failure.code == "turn_limit_exceeded"
 
 
 # ---------------------------------------------------------------- exact-last-result provenance

@@ -188,7 +188,7 @@ def test_PHS_08_terminal_only_phase_rejects_non_terminal_programs() -> None:
     with pytest.raises(AgentError) as info:
         run_phased("t", [final], model=ScriptedProvider([call("1"), call("2")]),
                    missions=_missions([]))
-    assert info.value.code == "runtime_limit_exceeded"
+    assert info.value.code == "turn_limit_exceeded"
     assert info.value.details["reason"] == "terminal-source-required"
 
 

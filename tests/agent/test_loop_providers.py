@@ -136,8 +136,9 @@ def test_TLM_01_value_entries_report_runtime_limit() -> None:
     with pytest.raises(AgentError) as info:
         run_value("t", model=ScriptedProvider([call("1"), call("2")]), config={"max_turns": 2})
     err = info.value
-    assert err.code == "runtime_limit_exceeded"
-    assert err.details == {"limit": "agent_turns", "value": 2, "reason": "intermediate-result"}
+    assert err.code == "turn_limit_exceeded"
+    assert err.details == {"limit": "agent_turns", "value": 2, "reason": "intermediate-result",
+                           "remedy": "raise max_turns, or reduce the work per turn"}
 
 
 @pytest.mark.parametrize(("last", "reason"), [

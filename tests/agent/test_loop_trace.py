@@ -48,11 +48,11 @@ def test_TLM_05_run_stopped_of_a_propagated_turn_limit(script: list[Any], reason
         run_value("t", model=ScriptedProvider(script), config={"max_turns": 2},
                   on_event=seen.append)
     err = info.value
-    assert err.code == "runtime_limit_exceeded" and err.details["reason"] == reason
+    assert err.code == "turn_limit_exceeded" and err.details["reason"] == reason
     stopped = _stopped(err.trace)
     assert {k: stopped[k] for k in ("status", "failure_kind", "code", "limit", "limit_value",
                                     "limit_reason")} == {
-        "status": "failed", "failure_kind": "turn-limit", "code": "runtime_limit_exceeded",
+        "status": "failed", "failure_kind": "turn-limit", "code": "turn_limit_exceeded",
         "limit": "agent_turns", "limit_value": 2, "limit_reason": reason}
     assert stopped["protocol_errors"] == (2 if reason == "protocol-error" else 0)
     assert seen == err.trace  # the callback got every event, in order

@@ -24,14 +24,14 @@ def test_TLM_04_turn_limit_provenance_survives_map_pmap_pcalls(program: str) -> 
     with pytest.raises(AgentError) as info:
         run_workflow(program, model=sp)
     err = info.value
-    assert err.code == "runtime_limit_exceeded"
+    assert err.code == "turn_limit_exceeded"
     assert err.details["limit"] == "agent_turns" and err.details["value"] == 2
     assert err.details["reason"] == "evaluation-error"
     assert len(sp.requests) == 2
 
 
 def test_TLM_04_a_workflow_fail_map_is_not_a_turn_limit() -> None:
-    forged = '(fail {"code" "runtime_limit_exceeded" "limit" "agent_turns" "value" 2})'
+    forged = '(fail {"code" "turn_limit_exceeded" "limit" "agent_turns" "value" 2})'
     with pytest.raises(AgentError) as info:
         run_workflow(f"(pmap (fn [x] {forged}) [1])", model=ScriptedProvider([]))
-    assert info.value.code != "runtime_limit_exceeded"
+    assert info.value.code != "turn_limit_exceeded"

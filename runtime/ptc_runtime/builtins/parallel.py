@@ -39,6 +39,7 @@ DECLS: list[BuiltinSpec] = []
 
 _DEFAULT_TIMEOUT_MS = 30_000
 _DEFAULT_WORKERS = 8
+_DEFAULT_PER_CPU = 2
 #: How long the workers are waited for once told to stop, before the last resort
 #: (`_Operation.interrupt`), and again after it.
 _GRACE_S = 0.5
@@ -73,11 +74,12 @@ class _Stop(CancelToken):
         return super().cancelled or (self.parent is not None and self.parent.cancelled)
 
 
-def _limits(ctx: RunContext) -> tuple[int, int]:
+def _limits(ctx: RunContext) -> tuple[int, int, int]:
     limits = ctx.options.get("limits")
     timeout = getattr(limits, "parallel_timeout_ms", _DEFAULT_TIMEOUT_MS)
     workers = getattr(limits, "parallel_workers", _DEFAULT_WORKERS)
-    return int(timeout), int(workers)
+    per_cpu = getattr(limits, "parallel_per_cpu", _DEFAULT_PER_CPU)
+    return int(timeout), int(workers), int(per_cpu)
 
 
 def _child(
@@ -265,8 +267,8 @@ def run_parallel(n: int, call: Callable[[int], object], who: str) -> list[object
         return []
     parent = context.current()
     parent.check_time()
-    timeout_ms, max_workers = _limits(parent)
-    window = min(max_workers, 2 * (os.cpu_count() or 1), n)
+    timeout_ms, max_workers, per_cpu = _limits(parent)
+    window = min(max_workers, per_cpu * (os.cpu_count() or 1), n)
     shared = parent.shared
     with shared.lock:
         free = max_workers - shared.live_workers
